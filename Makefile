@@ -1,0 +1,26 @@
+# Both targets bootstrap .venv on a fresh machine (only python3 and make needed).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+STACK ?= dev
+
+.PHONY: test plan bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n auto
+
+plan: $(STAMP)
+	$(VENV)/bin/gkecap plan --stack $(STACK)
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

@@ -1,0 +1,1 @@
+"""gkecap: plan and check gke-capacity environments offline (no cloud account needed)."""
