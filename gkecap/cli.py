@@ -16,6 +16,8 @@ app = typer.Typer(
 def _register() -> None:
     # Imported for their side effect: each module adds its commands to `app`.
     from gkecap import cmd_catalog  # noqa: F401
+    from gkecap import cmd_plan  # noqa: F401
+    from gkecap import cmd_manifests  # noqa: F401
 
 
 def main() -> None:

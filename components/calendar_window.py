@@ -1,0 +1,252 @@
+"""Calendar-mode future reservation rules: window, size and sharing (FACTS.md C).
+
+Pure and shared by the environment spec checks, the CalendarReservation component and the policy pack.
+Nothing here reads the clock: callers pass ``now`` (``datetime.now(timezone.utc)`` in production), so a
+check gives the same answer in a test, in ``gkecap plan`` and in CI.
+
+The functions return problems instead of raising, each naming the field it is about with the name the
+environment file uses (``start``, ``days``, ``count``, ``workloadType``, ``shareWith``); callers prefix
+their own path (``reservations[0].``) or map the field to a resource input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Iterable, Literal
+
+AcceleratorKind = Literal["gpu", "tpu"]
+
+# FACTS C [S21]: a calendar-mode request lasts 1 to 90 days.
+MIN_DAYS = 1
+MAX_DAYS = 90
+# FACTS C [S22, S23]: availability can be viewed (and reserved) up to 60 days ahead for GPU/H4D VMs and up to
+# 120 days ahead for TPUs. (At launch the DWS blog said "up to 8 weeks ahead"; SEED_NOTES. The docs win.)
+GPU_ADVANCE_DAYS = 60
+TPU_ADVANCE_DAYS = 120
+# FACTS C [S21]: 1 to 80 GPU VMs per request, H4D up to 256 VMs.
+GPU_MAX_VMS = 80
+H4D_MAX_VMS = 256
+# FACTS C [S21]: TPU requests are in chips, one of these counts; v5e SERVING only 1, 4 or 8.
+TPU_CHIP_COUNTS: tuple[int, ...] = (1, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+TPU_V5E_SERVING_CHIP_COUNTS: tuple[int, ...] = (1, 4, 8)
+# FACTS C [S3 aggregate_reservation.workload_type]; UNSPECIFIED is the API's unset value.
+WORKLOAD_TYPES: tuple[str, ...] = ("BATCH", "SERVING")
+# FACTS C [S21]: a reservation can be shared with up to 100 projects.
+MAX_SHARED_PROJECTS = 100
+
+_V5E_FAMILIES = frozenset({"v5e", "v5litepod", "tpu-v5-lite-podslice"})
+
+
+@dataclass(frozen=True)
+class WindowProblem:
+    """One broken calendar-mode rule: ``field`` as written in the environment file, why, and which rule
+    (``start-not-future``, ``start-too-far``, ``duration``, ``count``, ``workload-type``, ``share-with``)."""
+
+    field: str
+    message: str
+    rule: str = ""  # empty for problems callers add themselves
+
+
+def utc_text(moment: datetime) -> str:
+    """``2026-12-07T00:00:00Z`` for an aware datetime (UTC), as users write it."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def as_utc_datetime(value: datetime | date) -> datetime:
+    """A YAML date (``2026-12-07``) means midnight UTC; a datetime must carry its time zone.
+
+    Raises ValueError for a naive datetime: a reservation that cannot be cancelled must not depend on
+    the time zone of the machine that runs ``pulumi up``.
+    """
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+            raise ValueError(
+                f"{value.isoformat()} has no time zone; write it in UTC, e.g. {value.strftime('%Y-%m-%dT%H:%M:%S')}Z"
+            )
+        return value.astimezone(timezone.utc)
+    return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+
+
+def window_end(start: datetime, days: int) -> datetime:
+    """End of a calendar reservation that starts at ``start`` and lasts ``days`` whole days."""
+    return start + timedelta(days=days)
+
+
+def advance_days(kind: AcceleratorKind) -> int:
+    """How many days ahead a calendar reservation of this accelerator kind may start."""
+    return TPU_ADVANCE_DAYS if kind == "tpu" else GPU_ADVANCE_DAYS
+
+
+def max_gpu_vms(machine_type: str | None) -> int:
+    """Largest VM count of one calendar-mode request for this machine type (FACTS C [S21])."""
+    return H4D_MAX_VMS if machine_type and machine_type.startswith("h4d-") else GPU_MAX_VMS
+
+
+def allowed_tpu_chip_counts(tpu_family: str | None, workload_type: str | None) -> tuple[int, ...]:
+    """Chip counts one TPU calendar-mode request may ask for (FACTS C [S21])."""
+    if workload_type == "SERVING" and tpu_family in _V5E_FAMILIES:
+        return TPU_V5E_SERVING_CHIP_COUNTS
+    return TPU_CHIP_COUNTS
+
+
+def check_days(days: int) -> list[WindowProblem]:
+    """Duration in whole days: 1 to 90."""
+    if MIN_DAYS <= days <= MAX_DAYS:
+        return []
+    return [
+        WindowProblem(
+            "days", f"{days} is outside the calendar-mode duration; allowed: {MIN_DAYS} to {MAX_DAYS} days", "duration"
+        )
+    ]
+
+
+def check_window(start: datetime, end: datetime, *, now: datetime, kind: AcceleratorKind) -> list[WindowProblem]:
+    """The start is in the future and inside the advance window; the duration is 1 to 90 days.
+
+    ``start``, ``end`` and ``now`` must be timezone-aware.
+    """
+    problems: list[WindowProblem] = []
+    if start <= now:
+        problems.append(
+            WindowProblem(
+                "start",
+                f"{utc_text(start)} is not in the future (now {utc_text(now)}); "
+                "a calendar reservation must start later than now",
+                "start-not-future",
+            )
+        )
+    else:
+        limit = advance_days(kind)
+        latest = now + timedelta(days=limit)
+        if start > latest:
+            problems.append(
+                WindowProblem(
+                    "start",
+                    f"{utc_text(start)} is more than {limit} days ahead; {kind.upper()} calendar reservations can "
+                    f"start at most {limit} days ahead (latest {utc_text(latest)})",
+                    "start-too-far",
+                )
+            )
+    length = end - start
+    if not timedelta(days=MIN_DAYS) <= length <= timedelta(days=MAX_DAYS):
+        problems.append(
+            WindowProblem(
+                "days",
+                f"the window lasts {_days_text(length)}; allowed: {MIN_DAYS} to {MAX_DAYS} days",
+                "duration",
+            )
+        )
+    return problems
+
+
+def check_count(
+    count: int,
+    *,
+    kind: AcceleratorKind,
+    machine_type: str | None = None,
+    tpu_family: str | None = None,
+    workload_type: str | None = None,
+) -> list[WindowProblem]:
+    """GPU requests count VMs (1 to 80, H4D 256); TPU requests count chips (1, 4, 8, ..., 1024)."""
+    if kind == "gpu":
+        limit = max_gpu_vms(machine_type)
+        if 1 <= count <= limit:
+            return []
+        what = f" for {machine_type}" if machine_type else ""
+        return [
+            WindowProblem(
+                "count", f"{count} VMs is outside the calendar-mode range{what}; allowed: 1 to {limit} VMs", "count"
+            )
+        ]
+    allowed = allowed_tpu_chip_counts(tpu_family, workload_type)
+    if count in allowed:
+        return []
+    scope = f"{tpu_family} {workload_type}" if allowed is TPU_V5E_SERVING_CHIP_COUNTS else "TPU"
+    return [
+        WindowProblem(
+            "count",
+            f"{count} chips is not a calendar-mode {scope} chip count; allowed: {_join(allowed)}",
+            "count",
+        )
+    ]
+
+
+def check_workload_type(workload_type: str | None, *, kind: AcceleratorKind) -> list[WindowProblem]:
+    """BATCH or SERVING, and only for TPU (aggregate) reservations."""
+    if workload_type is None:
+        return []
+    if kind == "gpu":
+        return [
+            WindowProblem(
+                "workloadType", "applies to TPU reservations only; GPU reservations reserve VMs", "workload-type"
+            )
+        ]
+    if workload_type not in WORKLOAD_TYPES:
+        return [
+            WindowProblem(
+                "workloadType", f"{workload_type!r} is not allowed; allowed: {_join(WORKLOAD_TYPES)}", "workload-type"
+            )
+        ]
+    return []
+
+
+def check_share_with(projects: Iterable[str]) -> list[WindowProblem]:
+    """At most 100 projects, each once."""
+    listed = list(projects)
+    problems: list[WindowProblem] = []
+    if len(listed) > MAX_SHARED_PROJECTS:
+        problems.append(
+            WindowProblem(
+                "shareWith",
+                f"{len(listed)} projects; a reservation can be shared with at most {MAX_SHARED_PROJECTS}",
+                "share-with",
+            )
+        )
+    seen: set[str] = set()
+    for project in listed:
+        if project in seen:
+            problems.append(WindowProblem("shareWith", f"{project!r} is listed twice", "share-with"))
+        seen.add(project)
+    return problems
+
+
+def check_calendar_request(
+    *,
+    kind: AcceleratorKind,
+    count: int,
+    start: datetime,
+    now: datetime,
+    days: int | None = None,
+    end: datetime | None = None,
+    machine_type: str | None = None,
+    tpu_family: str | None = None,
+    workload_type: str | None = None,
+    share_with: Iterable[str] = (),
+) -> list[WindowProblem]:
+    """Every calendar-mode rule for one request; give ``days`` (environment file) or ``end`` (a resource)."""
+    if (days is None) == (end is None):
+        raise TypeError("give exactly one of days or end")
+    problems: list[WindowProblem] = []
+    if days is not None:
+        problems += check_days(days)
+        end = window_end(start, days)
+        problems += [p for p in check_window(start, end, now=now, kind=kind) if p.field != "days"]
+    else:
+        assert end is not None
+        problems += check_window(start, end, now=now, kind=kind)
+    problems += check_count(
+        count, kind=kind, machine_type=machine_type, tpu_family=tpu_family, workload_type=workload_type
+    )
+    problems += check_workload_type(workload_type, kind=kind)
+    problems += check_share_with(share_with)
+    return problems
+
+
+def _days_text(length: timedelta) -> str:
+    days = length.total_seconds() / 86400
+    return f"{days:g} days" if days != 1 else "1 day"
+
+
+def _join(values: Iterable[object]) -> str:
+    return ", ".join(str(v) for v in values)

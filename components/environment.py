@@ -1,0 +1,278 @@
+"""Environment: one environment file's worth of infrastructure, from an EnvironmentSpec.
+
+Children (stable names, all parented to the component):
+* ``<cluster>`` GkeCluster (created with ``cluster.create: true``, else the existing cluster looked up);
+* ``<cluster>-nodes`` node service account (+ its one IAM role) unless ``nodeServiceAccount`` is given;
+* one CalendarReservation per ``reservations`` entry, named like it;
+* one AcceleratorNodePool per ``nodePools`` entry, named like the pool (the pool name is also the node label
+  and the Kueue flavor name, so the two always match);
+* ``<name>-k8s`` Kubernetes provider from the cluster's kubeconfig;
+* ``kueue`` KueueInstall (unless ``kueue.install: false``) and ``kueue-objects`` KueueObjects, which waits for
+  the install.
+
+Everything that can be wrong with the spec is found before anything is registered: the spec is validated,
+the capacity model derived and every Kubernetes object built (and checked) first.
+
+No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
+"""
+
+import re
+from typing import Any, NotRequired, Optional, TypedDict
+
+import pulumi
+import pulumi_gcp as gcp
+import pulumi_kubernetes as k8s
+
+from components.cluster import GkeCluster
+from components.kueue import KueueInstall, KueueObjects
+from components.kueue_objects import kueue_objects, objects_of_kind
+from components.model import CapacityModel, PoolPlan, derive
+from components.node_pool import AcceleratorNodePool
+from components.reservation import CalendarReservation
+from components.spec import EnvironmentSpec, load_environment
+
+# The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
+# https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
+NODE_SERVICE_ACCOUNT_ROLES = ("roles/container.defaultNodeServiceAccount",)
+_ACCOUNT_ID_MAX = 30  # IAM service account IDs: 6-30 characters [a-z][-a-z0-9]*[a-z0-9]
+
+
+class EnvironmentArgs(TypedDict):
+    """Arguments of Environment."""
+
+    environment: dict[str, Any]
+    """The environment: what `gkecap:environment` holds in a Pulumi.<env>.yaml (camelCase keys), or an
+    already loaded `components.spec.EnvironmentSpec`."""
+    project: NotRequired[str]
+    """Google Cloud project (default: the environment's `project`, else the gcp:project config)."""
+
+
+class Environment(pulumi.ComponentResource):
+    """A GKE accelerator environment: the cluster, calendar reservations, accelerator node pools for every
+    capacity model, Kueue and the team queues that share the capacity."""
+
+    cluster_name: pulumi.Output[str]
+    """Name of the GKE cluster."""
+    cluster_location: pulumi.Output[str]
+    """Location of the GKE cluster."""
+    node_service_account: pulumi.Output[str]
+    """Email of the node service account."""
+    pools: pulumi.Output[dict[str, Any]]
+    """Per pool: GKE node pool names, capacity model, accelerator resource, max accelerators, node selector."""
+    queues: pulumi.Output[dict[str, Any]]
+    """Per team: ClusterQueue, LocalQueue name, namespaces, cohort."""
+    flavors: pulumi.Output[list[str]]
+    """ResourceFlavor names in flavor order."""
+    kubernetes_objects: pulumi.Output[list[str]]
+    """`Kind/name` of every generated Kubernetes object, in apply order."""
+
+    def __init__(self, name: str, args: EnvironmentArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        spec = _spec(args)
+        model = derive(spec)
+        objects = kueue_objects(model)  # raises on anything Kueue would reject: nothing registered yet
+        super().__init__("gkecap:index:Environment", name, None, opts)
+        self.spec: EnvironmentSpec = spec
+        self.model: CapacityModel = model
+        self.objects: list[dict[str, Any]] = objects
+        for warning in spec.warnings:
+            pulumi.log.warn(warning, resource=self)
+
+        project = spec.project or gcp.config.project
+        child = pulumi.ResourceOptions(parent=self)
+        cluster_spec = spec.cluster
+        service_account = spec.node_service_account or self._node_service_account(cluster_spec.name, project)
+
+        cluster_args: dict[str, Any] = {
+            "location": cluster_spec.location,
+            "create": cluster_spec.create,
+            "cluster_name": cluster_spec.name,
+            "release_channel": cluster_spec.release_channel,
+            "service_account": service_account,
+            "system_pool": {
+                "machine_type": cluster_spec.system_pool.machine_type,
+                "nodes": cluster_spec.system_pool.nodes,
+            },
+        }
+        if project is not None:
+            cluster_args["project"] = project
+        if cluster_spec.min_master_version is not None:
+            cluster_args["min_master_version"] = cluster_spec.min_master_version
+        self.cluster = GkeCluster(cluster_spec.name, cluster_args, opts=child)  # type: ignore[arg-type]
+
+        self.reservations: dict[str, CalendarReservation] = {}
+        for res in spec.reservations:
+            res_args: dict[str, Any] = {
+                "machine_type": res.machine_type,
+                "count": res.count,
+                "zone": res.zone,
+                "start": res.start.isoformat().replace("+00:00", "Z"),
+                "days": res.days,
+                "share_with": list(res.share_with),
+                "submit": res.submit,
+            }
+            for key, value in (("project", project), ("workload_type", res.workload_type),
+                               ("description", res.description)):
+                if value is not None:
+                    res_args[key] = value
+            self.reservations[res.name] = CalendarReservation(res.name, res_args, opts=child)  # type: ignore[arg-type]
+
+        self.node_pools: dict[str, AcceleratorNodePool] = {
+            pool.name: AcceleratorNodePool(
+                pool.name, self._pool_args(pool, project, service_account), opts=child  # type: ignore[arg-type]
+            )
+            for pool in model.pools
+        }
+
+        self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.cluster.kubeconfig, opts=child)
+        k8s_child = pulumi.ResourceOptions(parent=self, provider=self.provider)
+        kueue = spec.kueue
+        self.kueue_install: Optional[KueueInstall] = None
+        depends: list[pulumi.Resource] = []
+        if kueue.install:
+            install_args: dict[str, Any] = {
+                "version": kueue.version,
+                "fair_sharing": kueue.fair_sharing,
+                "topology_aware_scheduling": kueue.topology_aware_scheduling,
+            }
+            resources = kueue.manager_resources
+            if resources is not None and resources.cpu is not None:
+                install_args["manager_cpu"] = resources.cpu
+            if resources is not None and resources.memory is not None:
+                install_args["manager_memory"] = resources.memory
+            self.kueue_install = KueueInstall("kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
+            depends.append(self.kueue_install)
+        self.kueue_objects = KueueObjects(
+            "kueue-objects",
+            {"objects": objects},
+            opts=pulumi.ResourceOptions.merge(k8s_child, pulumi.ResourceOptions(depends_on=depends)),
+        )
+
+        self.cluster_name = self.cluster.name
+        self.cluster_location = self.cluster.location
+        self.node_service_account = pulumi.Output.from_input(service_account)
+        names = {pool_name: pool.node_pool_names for pool_name, pool in self.node_pools.items()}
+        self.pools = (pulumi.Output.all(**names) if names else pulumi.Output.from_input({})).apply(
+            lambda node_pool_names: _pool_exports(model, node_pool_names)
+        )
+        self.queues = pulumi.Output.from_input(_queue_exports(model))
+        self.flavors = pulumi.Output.from_input([o["metadata"]["name"] for o in objects_of_kind(objects, "ResourceFlavor")])
+        self.kubernetes_objects = self.kueue_objects.names
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "clusterLocation": self.cluster_location,
+                "nodeServiceAccount": self.node_service_account,
+                "pools": self.pools,
+                "queues": self.queues,
+                "flavors": self.flavors,
+                "kubernetesObjects": self.kubernetes_objects,
+            }
+        )
+
+    def _node_service_account(self, cluster: str, project: Optional[str]) -> pulumi.Output[str]:
+        account = gcp.serviceaccount.Account(
+            f"{cluster}-nodes",
+            account_id=node_account_id(cluster),
+            display_name=f"GKE nodes of {cluster} (gke-capacity)",
+            project=project,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        for role in NODE_SERVICE_ACCOUNT_ROLES:
+            gcp.projects.IAMMember(
+                f"{cluster}-nodes-{role.split('/')[-1]}",
+                project=project if project is not None else account.project,
+                role=role,
+                member=account.email.apply(lambda email: f"serviceAccount:{email}"),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+        return account.email
+
+    def _pool_args(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str]) -> dict[str, Any]:
+        spec_pool = self.spec.pool(pool.name)
+        args: dict[str, Any] = {
+            "cluster": self.cluster.name,
+            "location": self.cluster.location,
+            "machine_type": pool.machine_type,
+            "capacity": pool.capacity,
+            "service_account": service_account,
+        }
+        if project is not None:
+            args["project"] = project
+        if pool.zones:
+            args["zones"] = list(pool.zones)
+        if pool.kind == "gpu":
+            args["max_nodes"] = pool.max_nodes
+            if pool.min_nodes:
+                args["min_nodes"] = pool.min_nodes
+        else:
+            args["tpu_topology"] = spec_pool.tpu_topology
+            args["slices"] = pool.slices
+        if pool.capacity == "calendar" and pool.reservation_name in self.reservations:
+            args["reservation"] = {"name": self.reservations[pool.reservation_name].reservation_name}
+        elif pool.reservation_name is not None:
+            target: dict[str, Any] = {"name": pool.reservation_name}
+            if pool.reservation_project is not None:
+                target["project"] = pool.reservation_project
+            args["reservation"] = target
+        if pool.reservation_block is not None and "reservation" in args:
+            args["reservation"]["block"] = pool.reservation_block
+        optional = {
+            "max_run_duration_seconds": pool.max_run_duration,
+            "gpu_driver_version": spec_pool.gpu_driver_version,
+            "gpu_partition_size": pool.gpu_partition_size,
+        }
+        args.update({k: v for k, v in optional.items() if v is not None})
+        if pool.gpu_sharing is not None:
+            args["gpu_sharing"] = {
+                "strategy": pool.gpu_sharing.strategy,
+                "max_shared_clients_per_gpu": pool.gpu_sharing.max_shared_clients_per_gpu,
+            }
+        if pool.labels:
+            args["labels"] = dict(pool.labels)
+        return args
+
+
+def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
+    environment = args.get("environment")
+    if isinstance(environment, EnvironmentSpec):
+        return environment
+    given = environment.get("project") if isinstance(environment, dict) else None
+    project = args.get("project") or given or gcp.config.project
+    return load_environment(environment, project=project)  # raises SpecError listing every problem
+
+
+def node_account_id(cluster: str) -> str:
+    """IAM account id of the node service account: ``<cluster>-nodes``, cut to 30 characters."""
+    account_id = f"{cluster}-nodes"
+    if len(account_id) > _ACCOUNT_ID_MAX:
+        account_id = re.sub(r"-+$", "", f"{cluster[: _ACCOUNT_ID_MAX - 3]}")  # keep room for "-np"
+        account_id = f"{account_id}-np"
+    return account_id
+
+
+def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -> dict[str, Any]:
+    from components.node_settings import node_selector
+
+    return {
+        pool.name: {
+            "nodePools": list(node_pool_names.get(pool.name) or []),
+            "machineType": pool.machine_type,
+            "capacity": pool.capacity,
+            "resource": pool.resource_name,
+            "maxAccelerators": pool.capacity_accelerators,
+            "nodeSelector": node_selector(pool.name, pool.machine_type, pool.tpu_topology),
+        }
+        for pool in model.pools
+    }
+
+
+def _queue_exports(model: CapacityModel) -> dict[str, Any]:
+    return {
+        team.name: {
+            "clusterQueue": team.name,
+            "localQueue": team.name,
+            "namespaces": list(team.namespaces),
+            "cohort": team.cohort,
+        }
+        for team in model.teams
+    }

@@ -1,0 +1,85 @@
+"""AdmissionCheck and ProvisioningRequestConfig spec models (shared/kueue-crds admissionchecks.yaml,
+provisioningrequestconfigs.yaml; R-AC-*, R-PRC-*). v1beta2 adds minimum lengths and drops retryDelayMinutes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from components.kueue_api.fields import (
+    DnsLabel, DnsSubdomain, Int32, Int64, KindName, KueueModel, ListSet, bounded_str, label_key_format, list_map,
+)
+
+PROVISIONING_REQUEST_CONTROLLER = "kueue.x-k8s.io/provisioning-request"  # FACTS D [S2]
+DWS_PROVISIONING_CLASS = "queued-provisioning.gke.io"  # FACTS D [S14]
+
+
+class AdmissionCheckParametersReference(KueueModel):
+    default_rule = "R-AC-3"
+
+    api_group: Annotated[DnsSubdomain, Field(min_length=1)]
+    kind: KindName
+    name: Annotated[DnsLabel, Field(min_length=1)]
+
+
+class AdmissionCheckSpec(KueueModel):
+    """kueue.x-k8s.io/v1beta2 AdmissionCheck spec."""
+
+    field_rules = {"controllerName": "R-AC-1", "parameters": "R-AC-3"}
+    field_hints = {"retryDelayMinutes": "v1beta2 removed it (v1beta1 only)"}
+
+    controller_name: bounded_str(1, 253)
+    parameters: AdmissionCheckParametersReference | None = None
+
+
+class AdmissionCheckSpecV1Beta1(AdmissionCheckSpec):
+    controller_name: bounded_str(0, None)
+    retry_delay_minutes: Int64 = 15  # CRD admissionchecks.yaml v1beta1 default
+
+
+class ProvisioningRequestRetryStrategy(KueueModel):
+    default_rule = "R-PRC-5"
+
+    backoff_limit_count: Int32 = 3
+    backoff_base_seconds: Int32 = 60
+    backoff_max_seconds: Int32 = 1800
+
+
+class ProvisioningRequestPodSetUpdatesNodeSelector(KueueModel):
+    default_rule = "R-PRC-4"
+
+    key: label_key_format(317)
+    value_from_provisioning_class_detail: bounded_str(1, 32768)
+
+
+class ProvisioningRequestPodSetUpdates(KueueModel):
+    default_rule = "R-PRC-4"
+
+    node_selector: Annotated[list[ProvisioningRequestPodSetUpdatesNodeSelector], Field(max_length=8),
+                             list_map("key")] | None = None
+
+
+class ProvisioningRequestPodSetUpdatesV1Beta1(ProvisioningRequestPodSetUpdates):
+    node_selector: Annotated[list[ProvisioningRequestPodSetUpdatesNodeSelector], Field(max_length=8)] | None = None
+
+
+class ProvisioningRequestConfigSpec(KueueModel):
+    """kueue.x-k8s.io/v1beta2 ProvisioningRequestConfig spec."""
+
+    field_rules = {"provisioningClassName": "R-PRC-1", "parameters": "R-PRC-2", "managedResources": "R-PRC-3",
+                   "podSetUpdates": "R-PRC-4", "podSetMergePolicy": "R-PRC-5", "retryStrategy": "R-PRC-5"}
+
+    provisioning_class_name: Annotated[DnsSubdomain, Field(min_length=1)]
+    parameters: Annotated[dict[str, bounded_str(0, 255)], Field(max_length=100)] | None = None
+    managed_resources: Annotated[list[Annotated[str, Field(strict=True)]], Field(max_length=100), ListSet] | None \
+        = None
+    retry_strategy: ProvisioningRequestRetryStrategy | None = None
+    pod_set_updates: ProvisioningRequestPodSetUpdates | None = None
+    pod_set_merge_policy: Literal["IdenticalPodTemplates", "IdenticalWorkloadSchedulingRequirements"] | None = None
+
+
+class ProvisioningRequestConfigSpecV1Beta1(ProvisioningRequestConfigSpec):
+    provisioning_class_name: DnsSubdomain
+    pod_set_updates: ProvisioningRequestPodSetUpdatesV1Beta1 | None = None

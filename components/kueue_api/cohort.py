@@ -1,0 +1,35 @@
+"""Cohort and LocalQueue spec models (shared/kueue-crds cohorts.yaml, localqueues.yaml; R-CO-3, R-LQ-2..3)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from components.kueue_api.cluster_queue import FairSharing, ResourceGroups
+from components.kueue_api.fields import DnsSubdomain, KueueModel, OmitEmpty, QuantityValue, StopPolicy
+
+
+class CohortSpec(KueueModel):
+    """kueue.x-k8s.io Cohort spec (same in v1beta1 and v1beta2). Rule ids are ClusterQueue's, remapped to R-CO-*."""
+
+    field_rules = {"parentName": "R-CQ-21", "resourceGroups": "R-CQ-19"}
+    field_hints = {"parent": "the field is parentName"}
+
+    parent_name: Annotated[DnsSubdomain | None, OmitEmpty] = None
+    resource_groups: ResourceGroups | None = None
+    fair_sharing: FairSharing | None = None
+
+
+class LocalQueueFairSharing(KueueModel):
+    field_rules = {"weight": "R-LQ-3"}
+
+    weight: QuantityValue | None = None
+
+
+class LocalQueueSpec(KueueModel):
+    """kueue.x-k8s.io LocalQueue spec (same in v1beta1 and v1beta2)."""
+
+    field_rules = {"clusterQueue": "R-LQ-2", "stopPolicy": "R-LQ-3"}
+
+    cluster_queue: Annotated[DnsSubdomain | None, OmitEmpty] = None
+    stop_policy: StopPolicy = "None"
+    fair_sharing: LocalQueueFairSharing | None = None

@@ -1,0 +1,347 @@
+"""AcceleratorNodePool: GKE node pools for one GPU or TPU machine type and one capacity model.
+
+Thin: every setting comes from `components.node_settings` (pure, shared with the policy pack and the
+Kueue builders). One child `gcp.container.NodePool` per GKE node pool: ``<name>``, or ``<name>-s0 ..``
+for multi-host TPU slices (one node pool per slice, as GKE requires); TPU7x multi-host slices also get
+one `gcp.compute.ResourcePolicy` (HIGH_THROUGHPUT workload policy) named ``<name>-workload-policy``.
+
+No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
+"""
+
+from typing import NotRequired, Optional, TypedDict
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.node_settings import (
+    AUTOSCALER_OWNED_FIELDS,
+    CLOUD_PLATFORM_SCOPE,
+    WORKLOAD_METADATA_MODE,
+    GpuSharing,
+    NodePoolSettings,
+    PoolRequest,
+    PoolSettingsError,
+    ReservationTarget,
+    SettingIssue,
+    Taint,
+    check_pool_request,
+    check_service_account,
+    node_pool_settings,
+    node_selector,
+    reservation_value,
+    slice_of,
+)
+from components.catalog import gpu_machine, is_gpu_machine_type
+
+
+class ReservationTargetArgs(TypedDict):
+    """The specific reservation a calendar or reservation pool consumes."""
+
+    name: pulumi.Input[str]
+    """Reservation name: a CalendarReservation's `reservationName`, or an existing specific reservation."""
+    project: NotRequired[pulumi.Input[str]]
+    """Project that owns the reservation, when it is shared from another project."""
+    block: NotRequired[pulumi.Input[str]]
+    """Reservation block to target (dense reservations), e.g. `dec-run-block-0001`."""
+
+
+class GpuSharingArgs(TypedDict):
+    """Several containers share each GPU."""
+
+    strategy: str
+    """TIME_SHARING or MPS."""
+    max_shared_clients_per_gpu: int
+    """How many containers share one physical GPU (at least 1)."""
+
+
+class NodeTaintArgs(TypedDict):
+    """An extra node taint (workloads must tolerate it)."""
+
+    key: str
+    """Taint key."""
+    value: str
+    """Taint value."""
+    effect: NotRequired[str]
+    """NO_SCHEDULE (default), PREFER_NO_SCHEDULE or NO_EXECUTE."""
+
+
+class AcceleratorNodePoolArgs(TypedDict):
+    """Arguments of AcceleratorNodePool."""
+
+    cluster: pulumi.Input[str]
+    """Name (or id) of the GKE Standard cluster."""
+    location: pulumi.Input[str]
+    """Location (region or zone) of the cluster."""
+    project: NotRequired[pulumi.Input[str]]
+    """Project of the cluster; the provider's project when omitted."""
+    machine_type: str
+    """GPU or TPU machine type, e.g. a3-highgpu-8g or ct6e-standard-4t."""
+    capacity: str
+    """Capacity model: flex-start, queued, calendar, reservation, spot or on-demand."""
+    service_account: pulumi.Input[str]
+    """Email of the dedicated node service account (never the default compute service account)."""
+    zones: NotRequired[list[str]]
+    """Node locations (zones); the cluster's zones when omitted. A multi-host TPU slice needs one zone."""
+    max_nodes: NotRequired[int]
+    """GPU pools: the autoscaler's total maximum number of nodes."""
+    min_nodes: NotRequired[int]
+    """GPU spot, on-demand and reservation pools: total minimum number of nodes (default 0)."""
+    tpu_topology: NotRequired[str]
+    """TPU pools: slice topology, e.g. 4x4 or 2x2x4; the node count follows from it."""
+    slices: NotRequired[int]
+    """TPU pools: number of slices (default 1); one node pool per multi-host slice."""
+    reservation: NotRequired[ReservationTargetArgs]
+    """Calendar and reservation pools: the reservation to consume."""
+    max_run_duration_seconds: NotRequired[int]
+    """Flex-start and queued pools: maximum node lifetime in seconds (at most 604800, 7 days)."""
+    gpu_driver_version: NotRequired[str]
+    """GPU driver installed by GKE: DEFAULT (default), LATEST or INSTALLATION_DISABLED."""
+    gpu_partition_size: NotRequired[str]
+    """MIG partition size, e.g. 1g.10gb (must be a GKE MIG size of the GPU)."""
+    gpu_sharing: NotRequired[GpuSharingArgs]
+    """GPU time-sharing or MPS."""
+    compact_placement: NotRequired[bool]
+    """GPU pools: COMPACT placement (where the machine family and capacity model allow it)."""
+    labels: NotRequired[dict[str, str]]
+    """Extra node labels."""
+    taints: NotRequired[list[NodeTaintArgs]]
+    """Extra node taints."""
+    disk_size_gb: NotRequired[int]
+    """Boot disk size in GB."""
+    disk_type: NotRequired[str]
+    """Boot disk type, e.g. pd-balanced or hyperdisk-balanced."""
+
+
+_PLAIN_FIELDS = ("machine_type", "capacity", "zones", "max_nodes", "min_nodes", "tpu_topology", "slices",
+                 "max_run_duration_seconds", "gpu_driver_version", "gpu_partition_size", "compact_placement")
+
+
+class AcceleratorNodePool(pulumi.ComponentResource):
+    """GKE node pools for one GPU or TPU machine type and one capacity model (DWS flex-start, queued
+    provisioning, calendar reservation, specific reservation, spot or on-demand), with node counts,
+    placement and accelerator settings derived from the accelerator catalog."""
+
+    node_pool_names: pulumi.Output[list[str]]
+    """Names of the GKE node pools (one per multi-host TPU slice)."""
+    node_selector: pulumi.Output[dict[str, str]]
+    """Node labels that select exactly this pool's nodes."""
+    max_nodes: pulumi.Output[int]
+    """Most nodes the pool can have (all its GKE node pools together)."""
+    max_accelerators: pulumi.Output[int]
+    """Most GPUs or TPU chips the pool can have."""
+
+    def __init__(self, name: str, args: AcceleratorNodePoolArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        # Check everything before registering anything: bad input leaves nothing half-made.
+        request, issues = _request(name, args)
+        sa = args.get("service_account")
+        if not isinstance(sa, pulumi.Output):
+            issues += check_service_account(sa)
+        if issues:
+            raise PoolSettingsError(f"AcceleratorNodePool {name!r}", [_as_arg(i) for i in issues])
+        super().__init__("gkecap:index:AcceleratorNodePool", name, None, opts)
+        self.settings: tuple[NodePoolSettings, ...] = node_pool_settings(request)
+        service_account = sa.apply(_checked_service_account) if isinstance(sa, pulumi.Output) else sa
+
+        tpu = slice_of(request)
+        policy = None
+        if tpu is not None and tpu.multi_host and tpu.workload_policy:
+            # TPU7x: one workload policy carries the slice topology for every slice. FACTS A.3 [S34]
+            policy = gcp.compute.ResourcePolicy(
+                f"{name}-workload-policy",
+                project=args.get("project"),
+                region=_region(request.zones, args["location"]),
+                workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
+                    type=tpu.workload_policy, accelerator_topology=tpu.topology
+                ),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+
+        affinity_values = _affinity_values(args.get("reservation"))
+        self.node_pools: list[gcp.container.NodePool] = [
+            self._node_pool(s, args, service_account, affinity_values, policy) for s in self.settings
+        ]
+
+        per_node = gpu_machine(request.machine_type).gpus_per_vm if is_gpu_machine_type(request.machine_type) \
+            else tpu.chips_per_vm  # type: ignore[union-attr]
+        total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
+        self.node_pool_names = pulumi.Output.all(*[p.name for p in self.node_pools]).apply(list)
+        self.node_selector = pulumi.Output.from_input(
+            node_selector(name, request.machine_type, request.tpu_topology)
+        )
+        self.max_nodes = pulumi.Output.from_input(total_nodes)
+        self.max_accelerators = pulumi.Output.from_input(total_nodes * per_node)
+        self.register_outputs(
+            {
+                "nodePoolNames": self.node_pool_names,
+                "nodeSelector": self.node_selector,
+                "maxNodes": self.max_nodes,
+                "maxAccelerators": self.max_accelerators,
+            }
+        )
+
+    def _node_pool(
+        self,
+        s: NodePoolSettings,
+        args: AcceleratorNodePoolArgs,
+        service_account: pulumi.Input[str],
+        affinity_values: Optional[pulumi.Input[list[str]]],
+        policy: Optional[gcp.compute.ResourcePolicy],
+    ) -> gcp.container.NodePool:
+        acc = s.guest_accelerator
+        guest_accelerators = None
+        if acc is not None:
+            guest_accelerators = [
+                gcp.container.NodePoolNodeConfigGuestAcceleratorArgs(
+                    type=acc.type,
+                    count=acc.count,
+                    gpu_driver_installation_config=gcp.container.NodePoolNodeConfigGuestAcceleratorGpuDriverInstallationConfigArgs(
+                        gpu_driver_version=acc.gpu_driver_version
+                    ),
+                    gpu_partition_size=acc.gpu_partition_size,
+                    gpu_sharing_config=(
+                        gcp.container.NodePoolNodeConfigGuestAcceleratorGpuSharingConfigArgs(
+                            gpu_sharing_strategy=acc.gpu_sharing.strategy,
+                            max_shared_clients_per_gpu=acc.gpu_sharing.max_shared_clients_per_gpu,
+                        )
+                        if acc.gpu_sharing
+                        else None
+                    ),
+                )
+            ]
+        affinity = s.reservation_affinity
+        placement = None
+        if s.placement is not None:
+            placement = gcp.container.NodePoolPlacementPolicyArgs(
+                type=s.placement.type,
+                tpu_topology=s.placement.tpu_topology,
+                policy_name=policy.name if (policy is not None and s.placement.workload_policy) else None,
+            )
+        return gcp.container.NodePool(
+            s.name,
+            name=s.name,
+            cluster=args["cluster"],
+            location=args["location"],
+            project=args.get("project"),
+            node_locations=list(s.node_locations) or None,
+            initial_node_count=s.initial_node_count,
+            autoscaling=gcp.container.NodePoolAutoscalingArgs(
+                total_min_node_count=s.autoscaling.total_min_node_count,
+                total_max_node_count=s.autoscaling.total_max_node_count,
+                location_policy=s.autoscaling.location_policy,
+            ),
+            management=gcp.container.NodePoolManagementArgs(auto_repair=s.auto_repair, auto_upgrade=s.auto_upgrade),
+            queued_provisioning=(
+                gcp.container.NodePoolQueuedProvisioningArgs(enabled=True) if s.queued_provisioning else None
+            ),
+            placement_policy=placement,
+            node_config=gcp.container.NodePoolNodeConfigArgs(
+                machine_type=s.machine_type,
+                service_account=service_account,
+                oauth_scopes=[CLOUD_PLATFORM_SCOPE],
+                workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
+                    mode=WORKLOAD_METADATA_MODE
+                ),
+                shielded_instance_config=gcp.container.NodePoolNodeConfigShieldedInstanceConfigArgs(
+                    enable_secure_boot=True, enable_integrity_monitoring=True
+                ),
+                flex_start=True if s.flex_start else None,
+                spot=True if s.spot else None,
+                max_run_duration=s.max_run_duration,
+                reservation_affinity=gcp.container.NodePoolNodeConfigReservationAffinityArgs(
+                    consume_reservation_type=affinity.consume_reservation_type,
+                    key=affinity.key,
+                    values=affinity_values if affinity.target is not None else None,
+                ),
+                guest_accelerators=guest_accelerators,
+                labels=dict(s.labels),
+                taints=[gcp.container.NodePoolNodeConfigTaintArgs(key=t.key, value=t.value, effect=t.effect)
+                        for t in s.taints],
+                disk_size_gb=s.disk_size_gb,
+                disk_type=s.disk_type,
+            ),
+            # The autoscaler owns node counts (see node_settings.AUTOSCALER_OWNED_FIELDS).
+            opts=pulumi.ResourceOptions(parent=self, ignore_changes=list(AUTOSCALER_OWNED_FIELDS)),
+        )
+
+
+def _request(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest, list[SettingIssue]]:
+    """The pure request, plus problems the pure checks cannot see (unknown values where plain ones are needed)."""
+    issues = [
+        SettingIssue(_camel(key), "must be a plain value known when the program runs, not an Output")
+        for key in _PLAIN_FIELDS
+        if isinstance(args.get(key), pulumi.Output)
+    ]
+    for key in ("cluster", "location", "machine_type", "capacity", "service_account"):
+        if args.get(key) is None:
+            issues.append(SettingIssue(_camel(key), "is required"))
+    reservation = args.get("reservation")
+    sharing = args.get("gpu_sharing")
+    request = PoolRequest(
+        name=name,
+        machine_type=args.get("machine_type", ""),
+        capacity=args.get("capacity", ""),
+        zones=tuple(args.get("zones") or ()),
+        max_nodes=_whole(args.get("max_nodes")),
+        min_nodes=_whole(args.get("min_nodes", 0)),
+        tpu_topology=args.get("tpu_topology"),
+        slices=_whole(args.get("slices", 1)),
+        reservation=(
+            ReservationTarget(reservation.get("name"), reservation.get("project"), reservation.get("block"))
+            if reservation
+            else None
+        ),
+        max_run_duration_seconds=_whole(args.get("max_run_duration_seconds")),
+        gpu_driver_version=args.get("gpu_driver_version"),
+        gpu_partition_size=args.get("gpu_partition_size"),
+        gpu_sharing=GpuSharing(sharing.get("strategy"), _whole(sharing.get("max_shared_clients_per_gpu"))) if sharing else None,
+        compact_placement=bool(args.get("compact_placement", False)),
+        labels=dict(args.get("labels") or {}),
+        taints=tuple(Taint(t.get("key"), t.get("value"), t.get("effect", "NO_SCHEDULE")) for t in args.get("taints") or ()),
+        disk_size_gb=_whole(args.get("disk_size_gb")),
+        disk_type=args.get("disk_type"),
+    )
+    if issues:
+        return request, issues
+    return request, check_pool_request(request)
+
+
+def _whole(value):  # type: ignore[no-untyped-def]
+    # Over the component-provider wire integers arrive as floats (4.0): take them back as ints.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _affinity_values(target: Optional[ReservationTargetArgs]) -> Optional[pulumi.Input[list[str]]]:
+    if not target:
+        return None
+    parts = (target.get("name"), target.get("project"), target.get("block"))
+    if any(isinstance(p, pulumi.Output) for p in parts):
+        return pulumi.Output.all(*parts).apply(lambda p: [reservation_value(*p)])
+    return [reservation_value(*parts)]  # type: ignore[arg-type]
+
+
+# node_settings names fields as the environment file does; where the component's argument differs, say so.
+_ARG_NAMES = {"maxRunDuration": "maxRunDurationSeconds"}
+
+
+def _as_arg(issue: SettingIssue) -> SettingIssue:
+    return SettingIssue(_ARG_NAMES.get(issue.field, issue.field), issue.message)
+
+
+def _checked_service_account(email: str) -> str:
+    issues = check_service_account(email)
+    if issues:
+        raise ValueError(f"AcceleratorNodePool: {issues[0]}")
+    return email
+
+
+def _region(zones: tuple[str, ...], location: pulumi.Input[str]) -> pulumi.Input[str]:
+    """Region of the pool: from its zone, else from the cluster location (a region, or a zone's region)."""
+    to_region = lambda loc: loc.rsplit("-", 1)[0] if loc.count("-") == 2 else loc  # noqa: E731
+    if zones:
+        return to_region(zones[0])
+    return pulumi.Output.from_input(location).apply(to_region)
+
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(word.title() for word in rest)

@@ -1,0 +1,295 @@
+"""CalendarReservation: a calendar-mode future reservation of GPU VMs or TPU chips (FACTS.md C).
+
+GPU requests reserve VMs of one machine type (`specific_sku_properties`); TPU requests reserve chips
+(`aggregate_reservation`). The window and size are checked with the shared pure rules of
+`components.calendar_window` before anything is registered. A submitted request cannot be cancelled,
+deleted or modified (FACTS C [S21]): it is protected from deletion by default, and retained (never
+deleted through the API) if the protection is switched off.
+
+No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
+"""
+
+import re
+from datetime import date, datetime, timezone
+from typing import NotRequired, Optional, TypedDict
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.calendar_window import (
+    WindowProblem,
+    as_utc_datetime,
+    check_calendar_request,
+    utc_text,
+    window_end,
+)
+from components.catalog import (
+    CatalogError,
+    is_gpu_machine_type,
+    is_tpu_machine_type,
+    supported_capacity_models,
+    tpu_family_of,
+)
+
+# VM family of a TPU aggregate reservation, per TPU family (gcloud's TPU version -> VM family map;
+# pulumi-gcp FutureReservationAggregateReservationArgs.vm_family values). FACTS C [S3, S4]
+TPU_VM_FAMILIES = {
+    "v4": "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT4P",
+    "v5e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT5LP",
+    "v5p": "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT5P",
+    "v6e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT6E",
+    "tpu7x": "VM_FAMILY_CLOUD_TPU_POD_SLICE_TPU7X",
+}
+DEFAULT_TPU_WORKLOAD_TYPE = "BATCH"
+# Compute Engine resource names (RFC 1035), at most 63 characters [S4 FutureReservation.name].
+_RESOURCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+class CalendarReservationError(ValueError):
+    """Problems with a calendar reservation; `.problems` lists them all, one line each in str()."""
+
+    def __init__(self, name: str, problems: list[WindowProblem]):
+        self.problems = problems
+        super().__init__("\n".join(f"CalendarReservation {name!r}: {p.field}: {p.message}" for p in problems))
+
+
+class CalendarReservationArgs(TypedDict):
+    """Arguments of CalendarReservation."""
+
+    machine_type: str
+    """GPU machine type (VMs are reserved) or TPU machine type (chips are reserved), e.g. a3-highgpu-8g."""
+    count: int
+    """GPU: number of VMs (1 to 80). TPU: number of chips (1, 4, 8, 16, ..., 1024)."""
+    zone: str
+    """Zone of the reservation, e.g. us-east5-a."""
+    start: str
+    """Start of the window, RFC 3339 in UTC, e.g. 2026-12-07T00:00:00Z."""
+    days: int
+    """Length of the window in days (1 to 90)."""
+    project: NotRequired[pulumi.Input[str]]
+    """Project that owns the reservation; the provider's project when omitted."""
+    workload_type: NotRequired[str]
+    """TPU only: BATCH (default) or SERVING."""
+    share_with: NotRequired[list[str]]
+    """Other projects (of the same organization) allowed to consume the reservation."""
+    submit: NotRequired[bool]
+    """Submit the request (it cannot be cancelled afterwards). Default false: the request stays a DRAFT."""
+    allow_destroy_submitted: NotRequired[bool]
+    """DANGEROUS: drop the deletion protection of a submitted reservation. Pulumi then forgets it on
+    delete; the capacity stays reserved and billed until its window ends."""
+    reservation_name: NotRequired[str]
+    """Name of the reservation Compute Engine creates for the window (what node pools target);
+    defaults to the component's name."""
+    description: NotRequired[str]
+    """Description of the future reservation."""
+
+
+class CalendarReservation(pulumi.ComponentResource):
+    """A calendar-mode future reservation (Dynamic Workload Scheduler calendar mode) of GPU VMs or TPU
+    chips for a fixed window, consumed by node pools through its reservation name."""
+
+    reservation_name: pulumi.Output[str]
+    """Name of the reservation node pools consume (SPECIFIC_RESERVATION affinity)."""
+    zone: pulumi.Output[str]
+    """Zone of the reservation."""
+    start_time: pulumi.Output[str]
+    """Start of the window (RFC 3339)."""
+    end_time: pulumi.Output[str]
+    """End of the window (RFC 3339)."""
+    planning_status: pulumi.Output[str]
+    """DRAFT or SUBMITTED."""
+    count: pulumi.Output[int]
+    """GPU VMs or TPU chips reserved."""
+
+    def __init__(self, name: str, args: CalendarReservationArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args = {**args, **{k: _whole(args[k]) for k in ("count", "days") if k in args}}  # type: ignore[assignment]
+        machine_type = args.get("machine_type")
+        submit = bool(args.get("submit", False))
+        reservation_name = args.get("reservation_name") or name
+        now = _now()
+        problems, start, end, kind = _check(name, args, reservation_name, now=now)
+        started = submit and start is not None and start <= now
+        if started:
+            # A submitted request whose window has begun was accepted before; it cannot be changed now.
+            problems = [p for p in problems if p.field != "start"]
+        # Check everything before registering anything: bad input leaves nothing half-made.
+        if problems:
+            raise CalendarReservationError(name, problems)
+        assert start is not None and end is not None
+        super().__init__("gkecap:index:CalendarReservation", name, None, opts)
+        if started:
+            pulumi.log.warn(
+                f"CalendarReservation {name!r}: the window started at {utc_text(start)}; "
+                "keeping the submitted reservation as is",
+                resource=self,
+            )
+
+        project = args.get("project")
+        zone = args["zone"]
+        count = args["count"]
+        share_with = list(args.get("share_with") or [])
+        protect = submit and not args.get("allow_destroy_submitted", False)
+        specific_sku = aggregate = None
+        if kind == "gpu":
+            specific_sku = gcp.compute.FutureReservationSpecificSkuPropertiesArgs(
+                instance_properties=gcp.compute.FutureReservationSpecificSkuPropertiesInstancePropertiesArgs(
+                    machine_type=machine_type
+                ),
+                total_count=str(count),  # the API's int64 is a string here [S4]
+            )
+        else:
+            aggregate = _aggregate_reservation(machine_type, count, zone, project, args.get("workload_type"), self)
+
+        self.future_reservation = gcp.compute.FutureReservation(
+            name,
+            name=name,
+            project=project,
+            zone=zone,
+            description=args.get("description"),
+            reservation_mode="CALENDAR",
+            reservation_name=reservation_name,
+            planning_status="SUBMITTED" if submit else "DRAFT",
+            time_window=gcp.compute.FutureReservationTimeWindowArgs(start_time=utc_text(start), end_time=utc_text(end)),
+            # Only VMs that name the reservation consume it; Compute deletes it at the end. FACTS C [S6, S21]
+            specific_reservation_required=True,
+            auto_delete_auto_created_reservations=True,
+            # Calendar GPU capacity is delivered as dense blocks (the v1 API's only deployment type). FACTS C [S6]
+            deployment_type="DENSE" if kind == "gpu" else None,
+            specific_sku_properties=specific_sku,
+            aggregate_reservation=aggregate,
+            share_settings=(
+                gcp.compute.FutureReservationShareSettingsArgs(share_type="SPECIFIC_PROJECTS", projects=share_with)
+                if share_with
+                else None
+            ),
+            opts=pulumi.ResourceOptions(parent=self, protect=protect, retain_on_delete=True if submit else None),
+        )
+        self.reservation_name = self.future_reservation.reservation_name.apply(lambda n: n or reservation_name)
+        self.zone = pulumi.Output.from_input(zone)
+        self.start_time = pulumi.Output.from_input(utc_text(start))
+        self.end_time = pulumi.Output.from_input(utc_text(end))
+        self.planning_status = self.future_reservation.planning_status.apply(
+            lambda s: s or ("SUBMITTED" if submit else "DRAFT")
+        )
+        self.count = pulumi.Output.from_input(count)
+        self.register_outputs(
+            {
+                "reservationName": self.reservation_name,
+                "zone": self.zone,
+                "startTime": self.start_time,
+                "endTime": self.end_time,
+                "planningStatus": self.planning_status,
+                "count": self.count,
+            }
+        )
+
+
+def _whole(value):  # type: ignore[no-untyped-def]
+    # Over the component-provider wire integers arrive as floats (8.0): take them back as ints.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _check(
+    name: str, args: CalendarReservationArgs, reservation_name: str, *, now: datetime
+) -> tuple[list[WindowProblem], Optional[datetime], Optional[datetime], str]:
+    """All problems (collected), the parsed window and the accelerator kind."""
+    problems: list[WindowProblem] = []
+    for field, value in (("name", name), ("reservationName", reservation_name)):
+        if not isinstance(value, str) or not _RESOURCE_NAME.match(value):
+            problems.append(WindowProblem(field, f"{value!r} is not a Compute Engine resource name; allowed: "
+                                          "lowercase letters, digits and '-', starting with a letter, at most 63"))
+    for field in ("machine_type", "count", "zone", "start", "days"):
+        if isinstance(args.get(field), pulumi.Output):
+            problems.append(WindowProblem(_camel(field), "must be a plain value known when the program runs"))
+    if problems:
+        return problems, None, None, "gpu"
+
+    machine_type = args.get("machine_type")
+    kind = "tpu" if is_tpu_machine_type(machine_type) else "gpu"
+    tpu_family = tpu_family_of(machine_type).name if kind == "tpu" else None
+    try:
+        if "calendar" not in supported_capacity_models(machine_type):
+            problems.append(WindowProblem("machineType", f"{machine_type} cannot be reserved in calendar mode "
+                                          "(offered for A3 and newer GPUs and v5e, v5p, v6e and TPU7x TPUs)"))
+    except CatalogError as err:
+        problems.append(WindowProblem("machineType", str(err)))
+    start = _parse_start(args.get("start"), problems)
+    days = args.get("days")
+    if not isinstance(days, int) or isinstance(days, bool):
+        problems.append(WindowProblem("days", f"{days!r} must be a whole number of days, 1 to 90"))
+        days = None
+    count = args.get("count")
+    if not isinstance(count, int) or isinstance(count, bool):
+        problems.append(WindowProblem("count", f"{count!r} must be a whole number"))
+        count = None
+    zone = args.get("zone")
+    if not isinstance(zone, str) or zone.count("-") != 2:
+        problems.append(WindowProblem("zone", f"{zone!r} is not a zone, e.g. us-east5-a"))
+    workload_type = args.get("workload_type")
+    if kind == "tpu" and workload_type is None:
+        workload_type = DEFAULT_TPU_WORKLOAD_TYPE
+    if start is None or days is None or count is None:
+        return problems, None, None, kind
+    problems += check_calendar_request(
+        kind=kind,
+        count=count,
+        start=start,
+        now=now,
+        days=days,
+        machine_type=machine_type if is_gpu_machine_type(machine_type) else None,
+        tpu_family=tpu_family,
+        workload_type=workload_type,
+        share_with=args.get("share_with") or (),
+    )
+    return problems, start, window_end(start, days), kind
+
+
+def _parse_start(value: object, problems: list[WindowProblem]) -> Optional[datetime]:
+    try:
+        if isinstance(value, (datetime, date)):
+            return as_utc_datetime(value)
+        if isinstance(value, str):
+            text = value.strip()
+            parsed = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+            return as_utc_datetime(parsed)
+    except ValueError as err:
+        problems.append(WindowProblem("start", f"{value!r}: {err}"))
+        return None
+    problems.append(WindowProblem("start", f"{value!r} is not a time; write RFC 3339 in UTC, e.g. 2026-12-07T00:00:00Z"))
+    return None
+
+
+def _aggregate_reservation(
+    machine_type: str,
+    chips: int,
+    zone: str,
+    project: Optional[pulumi.Input[str]],
+    workload_type: Optional[str],
+    parent: pulumi.Resource,
+) -> gcp.compute.FutureReservationAggregateReservationArgs:
+    family = tpu_family_of(machine_type).name
+    # Accelerator type as a partial URL, e.g. projects/P/zones/Z/acceleratorTypes/ct6e [S4 accelerator_type].
+    prefix = machine_type.split("-")[0]
+    if project is None:
+        project = gcp.organizations.get_client_config_output(opts=pulumi.InvokeOutputOptions(parent=parent)).project
+    accelerator_type = pulumi.Output.concat("projects/", project, f"/zones/{zone}/acceleratorTypes/{prefix}")
+    return gcp.compute.FutureReservationAggregateReservationArgs(
+        vm_family=TPU_VM_FAMILIES[family],
+        workload_type=workload_type or DEFAULT_TPU_WORKLOAD_TYPE,
+        reserved_resources=[
+            gcp.compute.FutureReservationAggregateReservationReservedResourceArgs(
+                accelerator=gcp.compute.FutureReservationAggregateReservationReservedResourceAcceleratorArgs(
+                    accelerator_count=chips, accelerator_type=accelerator_type
+                )
+            )
+        ],
+    )
+
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(word.title() for word in rest)

@@ -1,0 +1,325 @@
+"""`gkecap plan` and `gkecap check` as functions: evaluate a program offline (or read a stack export),
+run the policy pack over the resources, and return everything a report needs.
+
+    result = plan(program_dir=Path("stacks"), stack="dev")
+    result.resources      # ResourceRecords in registration order
+    result.violations     # Diagnostics, mandatory first
+    result.summary        # counts (JSON-ready)
+    result.spec           # the validated EnvironmentSpec when the config holds `gkecap:environment`
+    result.exit_code      # 0, or 1 with a mandatory violation
+
+Invalid input (a config the spec rejects, a failing program, a bad policy config, a pack that does
+not start) raises `PlanError` whose `problems` are one clear line each (the CLI exits 2).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gkecap.analyzer_client import Diagnostic, PolicyPackError, PolicyPackProcess, PolicyResult, StreamingAnalysis
+from gkecap.engine import LogEntry, ProgramFailed, run_program
+from gkecap.policy_config import PolicyConfigError, PolicySettings, load_policy_config
+from gkecap.program import Program, ProgramError, find_program
+from gkecap.resource_record import ROOT_STACK_TYPE, ResourceRecord
+from gkecap.stack_config import StackConfig, StackConfigError, load_stack_config
+from gkecap.state_import import StateError, load_state
+
+ENVIRONMENT_KEY = "gkecap:environment"
+_LEVEL_ORDER = {"mandatory": 0, "advisory": 1, "disabled": 2}
+
+
+class PlanError(Exception):
+    """Invalid input: `problems` holds one message per problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass
+class PlanResult:
+    stack: str
+    project: str
+    resources: list[ResourceRecord]
+    violations: list[Diagnostic]
+    program: Program | None = None
+    stack_config: StackConfig | None = None
+    spec: Any = None
+    policies: PolicyResult | None = None
+    logs: list[LogEntry] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def mandatory(self) -> list[Diagnostic]:
+        return [v for v in self.violations if v.enforcement_level == "mandatory"]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.mandatory else 0
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        levels = Counter(v.enforcement_level for v in self.violations)
+        by_type = Counter(r.type for r in self.resources)
+        pack = self.policies.info if self.policies is not None else None
+        return {
+            "source": self.source,
+            "project": self.project,
+            "stack": self.stack,
+            "resources": len(self.resources),
+            "customResources": sum(1 for r in self.resources if r.custom),
+            "resourcesByType": dict(sorted(by_type.items())),
+            "policyPack": {"name": pack.name, "version": pack.version, "policies": len(pack.policies)} if pack else None,
+            "violations": {"mandatory": levels.get("mandatory", 0), "advisory": levels.get("advisory", 0)},
+            "seconds": {k: round(v, 3) for k, v in self.timings.items()},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The document `--format json` prints."""
+        return {
+            "resources": [r.to_json() for r in self.resources],
+            "violations": [v.to_json() for v in self.violations],
+            "summary": self.summary,
+        }
+
+
+def default_policy_pack() -> Path:
+    """The repository's pack (`policies/`, beside `gkecap/`)."""
+    spec = importlib.util.find_spec("policies")
+    if spec is not None and spec.submodule_search_locations:
+        for location in spec.submodule_search_locations:
+            if (Path(location) / "PulumiPolicy.yaml").is_file():
+                return Path(location)
+    return Path(__file__).resolve().parent.parent / "policies"
+
+
+def resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
+    """(program, stack name, stack file) for the CLI's three ways to name what to plan."""
+    cwd = cwd or Path.cwd()
+    explicit_program = program_dir is not None
+    if program_dir is None:
+        program_dir = _stacks_dir(cwd)
+    try:
+        program = find_program(program_dir)
+    except ProgramError as exc:
+        raise PlanError([str(exc)]) from None
+    if config_file is not None:
+        config_file = config_file if config_file.is_absolute() else cwd / config_file
+        if not config_file.is_file():
+            raise PlanError([f"--config: {config_file}: file not found"])
+        return program, stack or _stack_name_of(config_file), config_file
+    if stack is not None:
+        stack_file = program.stack_file(stack)
+        if stack_file.is_file():
+            return program, stack, stack_file
+        if explicit_program:
+            return program, stack, None  # a stack without a config file is valid for the CLI too
+        known = sorted(_stack_name_of(p) for p in program.stack_config_dir.glob("Pulumi.*.yaml"))
+        raise PlanError([f"--stack: {stack!r} has no config file {stack_file}; stacks: {', '.join(known) or 'none'}"])
+    candidates = sorted(program.stack_config_dir.glob("Pulumi.*.yaml"))
+    if len(candidates) == 1:  # one stack file beside the program: that is the stack meant
+        return program, _stack_name_of(candidates[0]), candidates[0]
+    return program, "dev", None
+
+
+def _stacks_dir(cwd: Path) -> Path:
+    for base in (cwd, Path(__file__).resolve().parent.parent):
+        if (base / "stacks" / "__main__.py").is_file():
+            return base / "stacks"
+    raise PlanError(["no stacks/ directory with a __main__.py here or in the gke-capacity checkout; pass --program DIR"])
+
+
+def _stack_name_of(path: Path) -> str:
+    match = re.fullmatch(r"Pulumi\.(.+)\.ya?ml", path.name)
+    return match.group(1) if match else path.stem
+
+
+def plan(
+    program_dir: Path | None = None,
+    config_file: Path | None = None,
+    stack: str | None = None,
+    *,
+    policy_pack: Path | None = None,
+    policy_config_file: Path | None = None,
+    no_policies: bool = False,
+    cwd: Path | None = None,
+) -> PlanResult:
+    """Evaluate a program offline and run the policy pack over what it registers."""
+    started = time.perf_counter()
+    program, stack_name, stack_file = resolve_program(program_dir, config_file, stack, cwd)
+    try:
+        config = load_stack_config(stack_file, program.project)
+    except StackConfigError as exc:
+        raise PlanError([str(exc)]) from None
+    policy_settings = _policy_settings(policy_config_file)
+    timings: dict[str, float] = {"load": time.perf_counter() - started}
+
+    pack = None
+    analysis: StreamingAnalysis | None = None
+    finished = False
+    if not no_policies:
+        # Started first: the pack boots while the spec is validated and the program runs.
+        pack = PolicyPackProcess(
+            policy_pack or default_policy_pack(),
+            project=program.project,
+            stack=stack_name,
+            stack_config=config.runtime,
+            secret_keys=config.secret_keys,
+        )
+        try:
+            analysis = StreamingAnalysis(pack, policy_settings).start()
+        except PolicyPackError as exc:
+            pack.close()
+            raise PlanError([str(exc)]) from None
+    try:
+        t0 = time.perf_counter()
+        spec = validate_environment(config)
+        timings["spec"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        try:
+            run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None)
+        except ProgramFailed as exc:
+            raise PlanError(program_problems(exc)) from None
+        timings["program"] = time.perf_counter() - t0
+        policies = None
+        if analysis is not None:
+            t0 = time.perf_counter()
+            try:
+                policies = analysis.finish(run.records)
+            except (PolicyPackError, PolicyConfigError) as exc:
+                raise PlanError(_pack_problems(exc)) from None
+            finally:
+                finished = True
+            timings["policies"] = time.perf_counter() - t0
+    finally:
+        if analysis is not None and not finished:
+            analysis.abort()
+        if pack is not None:
+            pack.close()
+    timings["total"] = time.perf_counter() - started
+    return PlanResult(
+        stack=stack_name,
+        project=program.project,
+        resources=run.records,
+        violations=sort_violations(policies.diagnostics if policies else []),
+        program=program,
+        stack_config=config,
+        spec=spec,
+        policies=policies,
+        logs=[entry for entry in run.logs if entry.severity in ("warning", "error")],
+        timings=timings,
+        source=str(program.entry.parent),
+    )
+
+
+def check_state(
+    state_file: Path,
+    *,
+    policy_pack: Path | None = None,
+    policy_config_file: Path | None = None,
+    no_policies: bool = False,
+) -> PlanResult:
+    """Run the policy pack over the resources of a `pulumi stack export` file."""
+    started = time.perf_counter()
+    try:
+        records, stack, project = load_state(state_file)
+    except StateError as exc:
+        raise PlanError(exc.problems) from None
+    policy_settings = _policy_settings(policy_config_file)
+    policies = None
+    if not no_policies:
+        pack = PolicyPackProcess(policy_pack or default_policy_pack(), project=project, stack=stack, dry_run=False)
+        try:
+            analysis = StreamingAnalysis(pack, policy_settings).start()
+            for record in records:
+                analysis.submit(record)
+            policies = analysis.finish(records)
+        except (PolicyPackError, PolicyConfigError) as exc:
+            raise PlanError(_pack_problems(exc)) from None
+        finally:
+            pack.close()
+    return PlanResult(
+        stack=stack,
+        project=project,
+        resources=records,
+        violations=sort_violations(policies.diagnostics if policies else []),
+        policies=policies,
+        timings={"total": time.perf_counter() - started},
+        source=str(state_file),
+    )
+
+
+def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    # Resources are analyzed concurrently; a stable order makes reports and diffs reproducible.
+    return sorted(diagnostics, key=lambda d: (_LEVEL_ORDER.get(d.enforcement_level, 3), d.policy, d.urn or "", d.message))
+
+
+def validate_environment(config: StackConfig) -> Any:
+    """The EnvironmentSpec of `gkecap:environment`, validated before the program runs (None if absent)."""
+    data = config.get(ENVIRONMENT_KEY)
+    if data is None:
+        return None
+    if importlib.util.find_spec("components.spec") is None:
+        return None  # the spec module is not part of this checkout: the program validates
+    from components.spec import load_environment
+
+    try:
+        return load_environment(data, project=config.get("gcp:project"))
+    except ValueError as exc:
+        raise PlanError(error_problems(exc, prefix=f"{config.path or 'config'}: {ENVIRONMENT_KEY}")) from None
+
+
+def program_problems(failure: ProgramFailed) -> list[str]:
+    """The program's exception as messages; a plain error carries the program line that raised it."""
+    problems = error_problems(failure.cause)
+    if failure.location and not getattr(failure.cause, "issues", None):
+        problems = [f"{failure.location}: {p}" for p in problems]
+    return problems
+
+
+def error_problems(exc: BaseException, prefix: str = "") -> list[str]:
+    """One line per problem of an exception: a SpecError's issues, a pydantic error's errors, else its text
+    (a ValueError's text is written for users; other exceptions are named)."""
+    lead = f"{prefix}." if prefix else ""
+    issues = getattr(exc, "issues", None)
+    if issues:
+        out = []
+        for issue in issues:
+            path, message = getattr(issue, "path", ""), getattr(issue, "message", str(issue))
+            out.append(f"{lead}{path}: {message}" if path else f"{prefix or 'error'}: {message}")
+        return out
+    errors = getattr(exc, "errors", None)
+    if callable(errors) and type(exc).__name__ == "ValidationError":
+        out = []
+        for error in errors():
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.get("loc", ())).lstrip(".")
+            out.append(f"{lead}{path}: {error.get('msg')}")
+        return out
+    lines = [line for line in str(exc).splitlines() if line.strip()] or [""]
+    if not isinstance(exc, ValueError):
+        lines[0] = f"{type(exc).__name__}: {lines[0]}".rstrip(": ")
+    return [f"{prefix}: {line}" if prefix else line for line in lines]
+
+
+def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
+    if path is None:
+        return None
+    try:
+        return load_policy_config(path)
+    except PolicyConfigError as exc:
+        raise PlanError(exc.problems) from None
+
+
+def _pack_problems(exc: Exception) -> list[str]:
+    return list(getattr(exc, "problems", None) or [str(exc)])
+
+
+def stack_resource(result: PlanResult) -> ResourceRecord | None:
+    return next((r for r in result.resources if r.type == ROOT_STACK_TYPE), None)

@@ -1,0 +1,72 @@
+"""The capacity plan report: terminal (rich) and files (`out/<stack>/`).
+
+    render_plan(result, console)          # what `gkecap plan` prints
+    write_outputs(result, Path("out/dev")) # plan.json, report.html, manifests/
+
+`result` is a `gkecap.plan.PlanResult`. With an environment in its config the report derives the
+capacity model (components.model) and shows pools, teams, reservations and cohorts; for a bare program
+it shows resources and violations only.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from gkecap.report.facts import model_of
+
+__all__ = ["default_out_dir", "render_plan", "write_outputs"]
+
+PLAN_JSON = "plan.json"
+REPORT_HTML = "report.html"
+MANIFESTS_DIR = "manifests"
+
+
+def default_out_dir(result: Any, base: Path | None = None) -> Path:
+    """`out/<stack>` (relative to `base`, default the working directory)."""
+    return (base or Path.cwd()) / "out" / result.stack
+
+
+def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetime | None = None) -> dict[str, Path]:
+    """Write `plan.json` (the `--format json` document), `report.html` and, for an environment,
+    `manifests/` (every generated Kubernetes object as kubectl-ready YAML). Returns what was written."""
+    from gkecap.plan_output import render_json
+    from gkecap.report.html import render_html
+
+    model = model if model is not None else model_of(result)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    written["plan"] = _replace(out_dir / PLAN_JSON, render_json(result) + "\n")
+    written["report"] = _replace(out_dir / REPORT_HTML, render_html(result, model, now=now or datetime.now(timezone.utc)))
+    if model is not None:
+        written["manifests"] = _write_manifests(result, model, out_dir / MANIFESTS_DIR)
+    return written
+
+
+def _replace(path: Path, text: str) -> Path:
+    """Write through a temporary file and rename: a reader (or a concurrent plan) never sees half a file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+    return path
+
+
+def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
+    from components.kueue_objects import kueue_objects
+    from gkecap.manifests import write_manifests
+
+    config = getattr(result, "stack_config", None)
+    source = str(config.path) if config is not None and config.path is not None else f"stack {result.stack}"
+    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source)
+    return directory
+
+
+def render_plan(result: Any, console: Console, *, written: dict[str, Path] | None = None, model: Any = None) -> None:
+    """The plan in the terminal (the hook `gkecap plan --format text` calls)."""
+    from gkecap.report.terminal import render
+
+    render(result, console, model=model if model is not None else model_of(result), written=written)

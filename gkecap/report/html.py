@@ -1,0 +1,215 @@
+"""The capacity plan as one self-contained HTML page: inline CSS, charts as inline SVG, no script, no
+link to anything outside the file, so it opens offline and can be attached to a CI run as is.
+
+Sections: summary, charts (capacity against quota per pool, reservation calendar, cohort tree), pools,
+teams, warnings, violations by enforcement level with their fix, resources. A plan of a bare program
+(no environment in its config) has the summary, violations and resources only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+from html import escape
+from typing import Any
+
+from components.model import CapacityModel
+from gkecap.report import charts, facts
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#1f2328;background:#fff}
+main{max-width:1200px;margin:0 auto;padding:24px}
+h1{font-size:1.5em;margin:0 0 4px}h2{font-size:1.15em;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+.sub{color:#57606a;margin:0 0 16px}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
+.card{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:120px}
+.card b{display:block;font-size:1.3em}
+.ok{color:#1a7f37}.bad{color:#cf222e}.warn{color:#9a6700}
+table{border-collapse:collapse;width:100%;font-size:.88em;margin:6px 0 12px}
+th,td{border-bottom:1px solid #e6e9ed;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa;font-weight:600}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.total td{font-weight:600;border-top:2px solid #d0d7de}
+tr.first td{border-top:1px solid #d0d7de}
+.chart{margin:8px 0 16px}.chart svg{max-width:100%;height:auto}
+.charts{display:grid;grid-template-columns:1fr;gap:8px}
+.level-mandatory{color:#cf222e}.level-advisory{color:#9a6700}.level-disabled{color:#57606a}
+.fix{color:#1a7f37}
+details summary{cursor:pointer;color:#0969da}
+code{font-size:.92em}
+"""
+
+
+def _td(value: Any, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return f"<td{attr}>{escape(str(value))}</td>"
+
+
+def _units(counts: dict[str, int]) -> str:
+    return " + ".join(f"{n} {unit}" for unit, n in sorted(counts.items())) or "0"
+
+
+def _summary(result: Any, model: CapacityModel | None, rows: list[facts.ViolationRow]) -> str:
+    mandatory = sum(1 for r in rows if r.level == "mandatory")
+    advisory = sum(1 for r in rows if r.level == "advisory")
+    cards = [("resources", str(len(result.resources)), "")]
+    if model is not None:
+        cards += [
+            ("pools", str(len(model.pools)), ""),
+            ("capacity", _units(facts.accelerator_totals(model)), ""),
+            ("teams", str(len(model.teams)), ""),
+            ("cohorts", str(len(model.cohorts)), ""),
+            ("reservations", str(len(model.reservations)), ""),
+        ]
+    policies_run = getattr(result, "policies", None) is not None
+    cards += [
+        ("mandatory violations", str(mandatory) if policies_run else "not run", "bad" if mandatory else "ok"),
+        ("advisory violations", str(advisory) if policies_run else "not run", "warn" if advisory else "ok"),
+    ]
+    return '<div class="cards">' + "".join(
+        f'<div class="card"><b class="{cls}">{escape(value)}</b>{escape(label)}</div>' for label, value, cls in cards
+    ) + "</div>"
+
+
+def _charts(model: CapacityModel, now: datetime) -> str:
+    svgs = charts.chart_svgs(model, now)
+    titles = {
+        "capacity": "Capacity against quota per pool",
+        "calendar": "Reservation calendar",
+        "cohorts": "Cohort tree",
+    }
+    parts = ['<h2 id="charts">Charts</h2><div class="charts">']
+    for key, svg in svgs.items():
+        parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{charts.responsive(svg)}</figure>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _pools(model: CapacityModel) -> str:
+    head = ("pool", "machine", "accelerator", "capacity model", "slices / nodes", "accelerators", "quota", "zones", "reservation window")
+    out = ['<h2 id="pools">Capacity per pool</h2><table id="pools-table"><thead><tr>']
+    out += [f'<th class="{"n" if h in ("accelerators", "quota") else ""}">{h}</th>' for h in head]
+    out.append("</tr></thead><tbody>")
+    for row in facts.pool_rows(model):
+        quota_cls = "n bad" if row.overcommitted else "n"
+        out.append(
+            "<tr>" + _td(row.pool) + _td(row.machine_type) + _td(row.accelerator) + _td(row.capacity_model)
+            + _td(row.size) + _td(f"{row.accelerators} {row.unit}", "n") + _td(row.quota_total, quota_cls)
+            + _td(row.zones) + _td(row.reservation) + "</tr>"
+        )
+    out.append(
+        '<tr class="total"><td>total</td><td></td><td></td><td></td><td></td>'
+        + _td(_units(facts.accelerator_totals(model)), "n") + _td(_units(facts.quota_totals(model)), "n")
+        + "<td></td><td></td></tr></tbody></table>"
+    )
+    return "".join(out)
+
+
+def _teams(model: CapacityModel) -> str:
+    head = ("team", "cohort", "weight", "pool", "quota", "borrowing limit", "lending limit", "share of cohort")
+    out = ['<h2 id="teams">Quotas per team</h2><table id="teams-table"><thead><tr>']
+    out += [f'<th class="{"n" if h in ("weight", "quota", "borrowing limit", "lending limit", "share of cohort") else ""}">{h}</th>' for h in head]
+    out.append("</tr></thead><tbody>")
+    previous = None
+    for row in facts.team_rows(model):
+        first = row.team != previous
+        previous = row.team
+        out.append(
+            f'<tr{" class=first" if first else ""}>'
+            + _td(row.team if first else "") + _td(row.cohort if first else "") + _td(f"{row.weight:g}" if first else "", "n")
+            + _td(row.pool) + _td(f"{row.quota} {row.unit}", "n") + _td(row.borrowing_limit, "n")
+            + _td(row.lending_limit, "n") + _td(row.cohort_share, "n") + "</tr>"
+        )
+    for pool in model.pools:
+        totals = model.totals[pool.name]
+        cls = "n bad" if totals.overcommitted else "n"
+        out.append(
+            '<tr class="total"><td>total</td><td></td><td></td>' + _td(pool.name)
+            + _td(f"{totals.quota_total} of {totals.capacity} {facts.unit_of(pool)}", cls) + "<td></td><td></td><td></td></tr>"
+        )
+    out.append("</tbody></table>")
+    if model.cohorts:
+        out.append('<table id="cohorts-table"><thead><tr><th>cohort</th><th>parent</th><th>teams</th><th>shared quota</th><th>quota of the subtree</th></tr></thead><tbody>')
+        for cohort in model.cohorts:
+            out.append(
+                "<tr>" + _td(cohort.name) + _td(cohort.parent or "-") + _td(len(cohort.teams))
+                + _td(", ".join(f"{p} {n}" for p, n in cohort.quota.items()) or "-")
+                + _td(", ".join(f"{p} {n}" for p, n in cohort.subtree_quota.items()) or "-") + "</tr>"
+            )
+        out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _warnings(model: CapacityModel | None, logs: list[Any]) -> str:
+    lines = list(model.warnings) if model is not None else []
+    lines += [f"{entry.severity}: {entry.message}" for entry in logs]
+    if not lines:
+        return ""
+    return '<h2 id="warnings">Warnings</h2><ul>' + "".join(f'<li class="warn">{escape(w)}</li>' for w in lines) + "</ul>"
+
+
+def _violations(result: Any, rows: list[facts.ViolationRow]) -> str:
+    out = ['<h2 id="violations">Policy violations</h2>']
+    if getattr(result, "policies", None) is None:
+        out.append("<p>The policy pack was not run.</p>")
+        return "".join(out)
+    if not rows:
+        info = result.policies.info
+        out.append(f'<p class="ok">No violations ({escape(info.name)} {escape(info.version)}, {len(info.policies)} policies).</p>')
+        return "".join(out)
+    for level, group in facts.grouped(rows).items():
+        out.append(f'<h3 class="level-{escape(level)}">{escape(level.capitalize())} ({len(group)})</h3>')
+        out.append('<table class="violations"><thead><tr><th>policy</th><th>resource</th><th>problem</th><th>fix</th></tr></thead><tbody>')
+        for row in group:
+            resource = f"{row.resource} ({row.resource_type})" if row.resource_type else row.resource
+            out.append("<tr>" + _td(row.policy) + _td(resource) + _td(row.problem) + _td(row.fix, "fix") + "</tr>")
+        out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _resources(resources: list[Any]) -> str:
+    counts = Counter(r.type for r in resources)
+    out = [f'<h2 id="resources">Resources ({len(resources)})</h2><table id="resource-types"><thead><tr><th>type</th><th class="n">count</th></tr></thead><tbody>']
+    out += ["<tr>" + _td(t) + _td(n, "n") + "</tr>" for t, n in counts.most_common()]
+    out.append("</tbody></table>")
+    out.append(f"<details><summary>All {len(resources)} resources</summary><table><thead><tr><th>type</th><th>name</th><th>parent</th></tr></thead><tbody>")
+    for record in resources:
+        parent = record.parent.split("::")[-1] if record.parent else ""
+        out.append("<tr>" + _td(record.type) + _td(record.name) + _td(parent) + "</tr>")
+    out.append("</tbody></table></details>")
+    return "".join(out)
+
+
+def render_html(result: Any, model: CapacityModel | None = None, *, now: datetime | None = None) -> str:
+    """The report page of a plan (a PlanResult or anything with the same attributes)."""
+    now = now or datetime.now(timezone.utc)
+    rows = facts.violation_rows(result.violations, facts.remediations_of(result))
+    title = f"{result.project} / {result.stack}: capacity plan"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>{escape(title)}</h1>",
+    ]
+    if model is not None:
+        cluster, kueue = model.cluster, model.kueue
+        parts.append(
+            f'<p class="sub">project {escape(model.project or "-")}, region {escape(model.region)}, cluster '
+            f"{escape(cluster.name)} ({'created by this stack' if cluster.create else 'existing'}), Kueue "
+            f"{escape(kueue.version)} ({escape(kueue.api_version)}{', fair sharing' if kueue.fair_sharing else ''}). "
+            f"Generated {escape(now.strftime('%Y-%m-%d %H:%M UTC'))} by gkecap plan.</p>"
+        )
+    else:
+        parts.append(f'<p class="sub">Program {escape(str(getattr(result, "source", "")))}: no gkecap:environment in its config, '
+                     "so this report lists resources and violations only.</p>")
+    parts.append(_summary(result, model, rows))
+    if model is not None:
+        parts.append(_charts(model, now))
+        parts.append(_pools(model))
+        parts.append(_teams(model))
+    parts.append(_warnings(model, list(getattr(result, "logs", ()))))
+    parts.append(_violations(result, rows))
+    parts.append(_resources(result.resources))
+    parts.append("</main></body></html>")
+    return "\n".join(p for p in parts if p)

@@ -1,0 +1,265 @@
+"""Turn pure rule functions into pulumi_policy policies.
+
+How to add a rule. Write a pure function in `policies/rules/<topic>.py` (no pulumi import):
+
+    def check_tpu_node_count(resource: ResourceView, config: dict) -> list[str]:
+        ...  # one message per violation: name the resource, the numbers and the fix
+
+or, for a rule over the whole stack,
+
+    def check_quota_vs_capacity(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+        ...  # (urn of the offending resource, or None for the stack; message)
+
+Test it directly with `ResourceView(...)` objects (`policies.resource_view`). Then register it in
+`policies/registry.py` with `resource_policy(name, description, check, types=..., enforcement_level=...,
+config=...)` or `stack_policy(...)`. `types` limits a rule to some type tokens (or a predicate on the
+token); `config` is the policy's JSON-schema properties, each with a `default` that the check receives
+when the user sets nothing (the Pulumi engine fills defaults the same way). Numbers arrive as int when
+integral. A value unknown during preview is `UNKNOWN`; if a check raises on a resource that holds one,
+the policy reports "can't be known during preview" (advisory) as pulumi_policy does for unknowns. The pack
+runs with its own directory on sys.path, so never name a module in `policies/` after a stdlib or
+third-party module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
+
+from pulumi_policy import (
+    EnforcementLevel,
+    PolicyConfigSchema,
+    ReportViolation,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    Severity,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
+from pulumi_policy.proxy import (
+    UNKNOWN_ARCHIVE_VALUE,
+    UNKNOWN_ARRAY_VALUE,
+    UNKNOWN_ASSET_VALUE,
+    UNKNOWN_BOOLEAN_VALUE,
+    UNKNOWN_NUMBER_VALUE,
+    UNKNOWN_OBJECT_VALUE,
+    UNKNOWN_STRING_VALUE,
+    UnknownValueError,
+    _DictProxy,
+    _ListProxy,
+)
+
+from policies.resource_view import UNKNOWN, ProviderView, ResourceOptions, ResourceView
+
+ResourceCheck = Callable[[ResourceView, dict], Sequence[str]]
+StackCheck = Callable[[list[ResourceView], dict], Sequence[tuple[str | None, str]]]
+TypeFilter = Collection[str] | Callable[[str], bool] | None
+
+_LEVELS = {level.value: level for level in EnforcementLevel}
+_SEVERITIES = {s.value: s for s in Severity}
+_UNKNOWNS = frozenset(
+    {
+        UNKNOWN_BOOLEAN_VALUE,
+        UNKNOWN_NUMBER_VALUE,
+        UNKNOWN_STRING_VALUE,
+        UNKNOWN_ARRAY_VALUE,
+        UNKNOWN_ASSET_VALUE,
+        UNKNOWN_ARCHIVE_VALUE,
+        UNKNOWN_OBJECT_VALUE,
+    }
+)
+
+
+def resource_policy(
+    name: str,
+    description: str,
+    check: ResourceCheck,
+    *,
+    enforcement_level: str = "mandatory",
+    types: TypeFilter = None,
+    config: Mapping[str, Mapping[str, Any]] | None = None,
+    required_config: Sequence[str] = (),
+    remediation_steps: str | None = None,
+    severity: str | None = None,
+    url: str | None = None,
+) -> ResourceValidationPolicy:
+    """A ResourceValidationPolicy running `check` on each resource whose type passes `types`."""
+    matches = _type_matcher(types)
+    defaults = _defaults(config)
+
+    def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+        if not matches(args.resource_type):
+            return
+        props, unknown_at = _plain_props(args.props)
+        view = ResourceView(
+            type=args.resource_type,
+            name=args.name,
+            urn=args.urn,
+            props=props,
+            options=_options(args.opts),
+            parent=args.opts.parent or None,
+            provider=_provider(args.provider),
+        )
+        for message in _run(check, view, _config(args.get_config(), defaults), unknown_at):
+            report_violation(message, None)
+
+    return ResourceValidationPolicy(
+        name=name,
+        description=description,
+        validate=validate,
+        enforcement_level=_level(enforcement_level, name),
+        config_schema=_schema(config, required_config),
+        remediation_steps=remediation_steps,
+        severity=_SEVERITIES[severity] if severity else None,
+        url=url,
+    )
+
+
+def stack_policy(
+    name: str,
+    description: str,
+    check: StackCheck,
+    *,
+    enforcement_level: str = "mandatory",
+    types: TypeFilter = None,
+    config: Mapping[str, Mapping[str, Any]] | None = None,
+    required_config: Sequence[str] = (),
+    remediation_steps: str | None = None,
+    severity: str | None = None,
+    url: str | None = None,
+) -> StackValidationPolicy:
+    """A StackValidationPolicy running `check` once over the stack's resources whose type passes `types`."""
+    matches = _type_matcher(types)
+    defaults = _defaults(config)
+
+    def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+        views: list[ResourceView] = []
+        unknown_at: list[str] | None = None
+        for r in args.resources:
+            if not matches(r.resource_type):
+                continue
+            props, unknown = _plain_props(r.props)
+            unknown_at = unknown_at or unknown
+            views.append(
+                ResourceView(
+                    type=r.resource_type,
+                    name=r.name,
+                    urn=r.urn,
+                    props=props,
+                    options=_options(r.opts),
+                    parent=r.parent.urn if r.parent is not None else (r.opts.parent or None),
+                    dependencies=tuple(d.urn for d in r.dependencies),
+                    property_dependencies={k: tuple(d.urn for d in v) for k, v in r.property_dependencies.items()},
+                    provider=_provider(r.provider),
+                )
+            )
+        for urn, message in _run(check, views, _config(args.get_config(), defaults), unknown_at):
+            report_violation(message, urn or None)
+
+    return StackValidationPolicy(
+        name=name,
+        description=description,
+        validate=validate,
+        enforcement_level=_level(enforcement_level, name),
+        config_schema=_schema(config, required_config),
+        remediation_steps=remediation_steps,
+        severity=_SEVERITIES[severity] if severity else None,
+        url=url,
+    )
+
+
+def _run(check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None):
+    try:
+        return list(check(subject, config) or ())
+    except Exception as exc:  # noqa: BLE001 -- re-raised unless an unknown value explains it
+        if unknown_at is None:
+            raise
+        # As pulumi_policy does when a policy touches an unknown: an advisory "can't run during preview".
+        raise UnknownValueError(UNKNOWN_STRING_VALUE, unknown_at) from exc
+
+
+def _type_matcher(types: TypeFilter) -> Callable[[str], bool]:
+    if types is None:
+        return lambda _t: True
+    if callable(types):
+        return types
+    wanted = frozenset(types)
+    return wanted.__contains__
+
+
+def _level(level: str, policy: str) -> EnforcementLevel:
+    try:
+        return _LEVELS[level]
+    except KeyError:
+        raise ValueError(f"policy {policy!r}: enforcement_level {level!r} is not one of {sorted(_LEVELS)}") from None
+
+
+def _schema(config: Mapping[str, Mapping[str, Any]] | None, required: Sequence[str]) -> PolicyConfigSchema | None:
+    if not config:
+        return None
+    return PolicyConfigSchema(properties={k: dict(v) for k, v in config.items()}, required=list(required) or None)
+
+
+def _defaults(config: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
+    return {k: v["default"] for k, v in (config or {}).items() if "default" in v}
+
+
+def _config(given: Mapping[str, Any], defaults: dict[str, Any]) -> dict:
+    merged = dict(defaults)
+    for key, value in (given or {}).items():
+        merged[key] = _plain(value, [], [None])
+    return merged
+
+
+def _plain_props(props: Any) -> tuple[dict, list[str] | None]:
+    """pulumi_policy's unknown-checking proxies -> plain data; also the path of the first unknown value."""
+    first_unknown: list[list[str] | None] = [None]
+    return _plain(props, [], first_unknown), first_unknown[0]
+
+
+def _plain(value: Any, path: list[str], first_unknown: list[list[str] | None]) -> Any:
+    # The proxies hand out their wrapped container under the "__target" key (pulumi_policy/proxy.py);
+    # reading through them would raise on the first unknown instead of letting the rule decide.
+    if isinstance(value, _DictProxy):
+        value = value["__target"]
+    elif isinstance(value, _ListProxy):
+        value = value["__target"]
+    if isinstance(value, Mapping):
+        return {k: _plain(v, path + [str(k)], first_unknown) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, path + [str(i)], first_unknown) for i, v in enumerate(value)]
+    if isinstance(value, str):
+        if value in _UNKNOWNS:
+            if first_unknown[0] is None:
+                first_unknown[0] = path
+            return UNKNOWN
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # protobuf Struct numbers are doubles; rules compare counts as ints
+    return value
+
+
+def _options(opts: Any) -> ResourceOptions:
+    timeouts = opts.custom_timeouts
+    return ResourceOptions(
+        protect=bool(opts.protect),
+        ignore_changes=tuple(opts.ignore_changes or ()),
+        delete_before_replace=opts.delete_before_replace,
+        aliases=tuple(opts.aliases or ()),
+        additional_secret_outputs=tuple(opts.additional_secret_outputs or ()),
+        custom_timeouts={
+            "create": timeouts.create_seconds,
+            "update": timeouts.update_seconds,
+            "delete": timeouts.delete_seconds,
+        }
+        if timeouts is not None
+        else {},
+        parent=opts.parent or None,
+    )
+
+
+def _provider(provider: Any) -> ProviderView | None:
+    if provider is None:
+        return None
+    props, _ = _plain_props(provider.props)
+    return ProviderView(type=provider.resource_type, name=provider.name, urn=provider.urn, props=props)

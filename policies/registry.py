@@ -1,0 +1,207 @@
+"""Every policy the gke-capacity pack serves, in the order the engine runs them.
+
+Add a rule here with `resource_policy(...)` or `stack_policy(...)` from `policies.adapter`; the rule
+itself is a pure function in `policies.rules` (see the adapter's docstring).
+
+Default levels (issue 5): mandatory where GCP or Kueue would reject the resource, where the settings would
+waste or strand capacity, or where teams would see each other's queues; advisory where the answer may
+depend on another stack. Every level can be overridden per policy in the pack's config, as Pulumi does
+(`{"<policy>": {"enforcementLevel": "advisory"}}`, or `"all"`).
+"""
+
+from __future__ import annotations
+
+from pulumi_policy import Policy
+
+from policies.adapter import resource_policy, stack_policy
+from policies.rules.allow_lists import ALLOW_LIST_SCHEMA, check_allow_lists
+from policies.rules.dws import (
+    check_flex_start_recommended,
+    check_flex_start_settings,
+    check_queued_admission_check,
+)
+from policies.rules.gpu_pools import check_gpu_accelerator
+from policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
+from policies.rules.kueue_props import is_kueue_token
+from policies.rules.node_pool_props import NODE_POOL_TYPES
+from policies.rules.quota_capacity import (
+    TEAM_LIMIT_SCHEMA,
+    check_quota_capacity,
+    check_quota_capacity_dws,
+    check_team_accelerator_limit,
+)
+from policies.rules.reservations import (
+    FUTURE_RESERVATION_TYPE,
+    PROTECTION_SCHEMA,
+    RESERVATION_TYPES,
+    check_calendar_reservation_window,
+    check_reservation_affinity_match,
+    check_reservation_affinity_reference,
+    check_submitted_reservation_protected,
+)
+from policies.rules.team_isolation import (
+    SHARED_QUEUES_SCHEMA,
+    check_namespace_selector_present,
+    check_team_isolation,
+)
+from policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
+
+_POOLS_AND_KUEUE = lambda token: token in NODE_POOL_TYPES or is_kueue_token(token)  # noqa: E731
+
+ALL_POLICIES: list[Policy] = []
+
+# --- policy-rules: node pools, reservations, Kueue objects, quotas, allow-lists (policies/rules/) ----------
+ALL_POLICIES += [
+    resource_policy(
+        "tpu-slice-topology",
+        "TPU node pools: the topology is valid for the machine type; a multi-host slice has COMPACT placement with "
+        "tpuTopology (TPU7x: a workload policy), lives in one zone, and its autoscaling maximum and node counts "
+        "equal the slice's VM count (or 0).",
+        check_tpu_slice_topology,
+        types=NODE_POOL_TYPES,
+        enforcement_level="mandatory",
+        remediation_steps="Set placementPolicy {type: COMPACT, tpuTopology} and size the pool to the slice's VMs.",
+    ),
+    stack_policy(
+        "tpu-workload-policy",
+        "TPU7x node pools placed by a workload policy of this stack are sized to that policy's accelerator topology.",
+        check_tpu_workload_policies,
+        types=lambda token: token in NODE_POOL_TYPES or token == RESOURCE_POLICY_TYPE,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "gpu-accelerator",
+        "GPU node pools: accelerator type and count match the machine type, the MIG partition size exists for "
+        "that GPU, and time-sharing/MPS settings are complete and sane.",
+        check_gpu_accelerator,
+        types=NODE_POOL_TYPES,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "flex-start-settings",
+        "Flex-start and queued-provisioning node pools: a machine family that offers it, autoscaling from zero, no "
+        "initial nodes, NO_RESERVATION, auto-repair not turned on, not spot, maxRunDuration at most 7 days, compact "
+        "placement only where supported.",
+        check_flex_start_settings,
+        types=NODE_POOL_TYPES,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "flex-start-recommended",
+        "Flex-start and queued-provisioning node pools: auto-repair explicitly off, and location policy ANY when the "
+        "pool spans zones (as Google's guides set them).",
+        check_flex_start_recommended,
+        types=NODE_POOL_TYPES,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "queued-provisioning-admission-check",
+        "A queued-provisioning node pool needs a Kueue ProvisioningRequest admission check (it may live in "
+        "another stack).",
+        check_queued_admission_check,
+        types=_POOLS_AND_KUEUE,
+        enforcement_level="advisory",
+    ),
+    resource_policy(
+        "calendar-reservation-window",
+        "Calendar-mode future reservations: 1-90 days, starting in the future and within the advance window "
+        "(GPU 60 days, TPU 120), 1-80 GPU VMs or a calendar TPU chip count, valid workload type and sharing.",
+        check_calendar_reservation_window,
+        types=[FUTURE_RESERVATION_TYPE],
+        enforcement_level="mandatory",
+        config={
+            "now": {
+                "type": "string",
+                "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
+                "default: the current time.",
+            }
+        },
+    ),
+    resource_policy(
+        "submitted-reservation-protected",
+        "A SUBMITTED future reservation cannot be cancelled, so it must be protected from deletion "
+        "(protect or retainOnDelete option, or deletionPolicy PREVENT/ABANDON).",
+        check_submitted_reservation_protected,
+        types=[FUTURE_RESERVATION_TYPE],
+        enforcement_level="mandatory",
+        config=PROTECTION_SCHEMA,
+    ),
+    stack_policy(
+        "reservation-affinity-match",
+        "A node pool consuming a specific reservation of this stack names it correctly and matches its machine "
+        "type, zone and VM count.",
+        check_reservation_affinity_match,
+        types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "reservation-affinity-reference",
+        "A node pool consumes a specific reservation that is not in this stack (check it exists and matches).",
+        check_reservation_affinity_reference,
+        types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
+        enforcement_level="advisory",
+    ),
+    resource_policy(
+        "kueue-object-valid",
+        "Kueue objects (kueue.x-k8s.io v1beta1/v1beta2) pass the schema, CEL and webhook rules Kueue's API "
+        "server enforces.",
+        check_kueue_object_valid,
+        types=is_kueue_token,
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "kueue-references",
+        "Flavors, ClusterQueues, admission checks, ProvisioningRequestConfigs and topologies a Kueue object names "
+        "exist in the stack (they may live in another stack).",
+        check_kueue_references,
+        types=is_kueue_token,
+        enforcement_level="advisory",
+    ),
+    resource_policy(
+        "team-isolation",
+        "A ClusterQueue with namespaceSelector {} admits every namespace; only allow-listed shared queues may.",
+        check_team_isolation,
+        types=is_kueue_token,
+        enforcement_level="mandatory",
+        config=SHARED_QUEUES_SCHEMA,
+    ),
+    resource_policy(
+        "cluster-queue-namespace-selector",
+        "A ClusterQueue without namespaceSelector admits no namespace at all.",
+        check_namespace_selector_present,
+        types=is_kueue_token,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "quota-capacity",
+        "Per ResourceFlavor, the nominal quotas of all ClusterQueues and Cohorts fit the fixed capacity "
+        "(reservation, calendar, spot, on-demand) of the node pools the flavor selects.",
+        check_quota_capacity,
+        types=_POOLS_AND_KUEUE,
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "quota-capacity-dws",
+        "Per ResourceFlavor on flex-start/queued node pools, nominal quotas beyond what the pools can grow to.",
+        check_quota_capacity_dws,
+        types=_POOLS_AND_KUEUE,
+        enforcement_level="advisory",
+    ),
+    resource_policy(
+        "team-accelerator-limit",
+        "A ClusterQueue (team) holds at most the configured number of accelerators (GPUs plus TPU chips) of "
+        "nominal quota.",
+        check_team_accelerator_limit,
+        types=is_kueue_token,
+        enforcement_level="mandatory",
+        config=TEAM_LIMIT_SCHEMA,
+    ),
+    resource_policy(
+        "allow-lists",
+        "Machine types and regions are in the organisation's allow-lists (when configured).",
+        check_allow_lists,
+        types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
+        enforcement_level="mandatory",
+        config=ALLOW_LIST_SCHEMA,
+    ),
+]

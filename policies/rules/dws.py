@@ -1,0 +1,193 @@
+"""Dynamic Workload Scheduler node pools: flex-start and flex-start with queued provisioning (FACTS B).
+
+Google's settings for such a pool (gcloud, Terraform and Cluster Toolkit agree; FACTS B.1, B.2, B.4):
+autoscaling from zero, no initial nodes, reservation affinity NO_RESERVATION, auto-repair off, not spot,
+nodes live at most 7 days, location policy ANY. A queued pool gets nodes only through a
+ProvisioningRequest, which Kueue creates through a ProvisioningRequest admission check.
+"""
+
+from __future__ import annotations
+
+from components.catalog import COMPACT_PLACEMENT, is_accelerator_machine_type, is_tpu_machine_type, supported_capacity_models
+from policies.resource_view import ResourceView, is_unknown
+from policies.rules.known_values import at, duration_seconds, known_bool, known_int, known_str
+from policies.rules.kueue_props import objects_of
+from policies.rules.node_pool_props import NO_RESERVATION, NODE_POOL_TYPES, PoolView, node_pools
+
+# Flex-start VMs run for up to seven days; maxRunDuration is a duration string ("604800s"). FACTS B.3 [S16, S17]; B.4
+MAX_RUN_SECONDS = 7 * 24 * 3600
+# ProvisioningRequest admission check controller. FACTS D [S2, S14]
+PROVISIONING_CONTROLLER = "kueue.x-k8s.io/provisioning-request"
+QUEUED_PROVISIONING_CLASS = "queued-provisioning.gke.io"  # FACTS D [S14]
+# Machine series that may use compact placement with flex-start (or TPU). FACTS B.2 [S9 main.tf L148-166]
+_FLEX_COMPACT_PREFIXES = ("a3-ultragpu-", "a4-", "h4d-")
+
+
+def _dws_kind(pool: PoolView) -> str | None:
+    """'queued' / 'flex-start' for a DWS pool, None otherwise (or when unknown)."""
+    if pool.queued:
+        return "queued"
+    if pool.flex_start:
+        return "flex-start"
+    return None
+
+
+def check_flex_start_settings(resource: ResourceView, config: dict) -> list[str]:
+    """flex-start-settings: the settings GKE and Google's own tooling require of a DWS pool."""
+    messages: list[str] = []
+    for pool in node_pools(resource):
+        kind = _dws_kind(pool)
+        if kind is not None:
+            messages += _settings(pool, kind)
+    return messages
+
+
+def _settings(pool: PoolView, kind: str) -> list[str]:
+    what = f"{pool.label} ({'flex-start with queued provisioning' if kind == 'queued' else 'flex-start'})"
+    messages: list[str] = []
+    scaling = pool.get("autoscaling")
+    if scaling is None:
+        messages.append(
+            f"{what}: no autoscaling; DWS nodes are created only by the autoscaler: set "
+            f"{pool.field('autoscaling')} {{totalMinNodeCount: 0, totalMaxNodeCount: N, locationPolicy: ANY}}."
+        )
+    elif not is_unknown(scaling):
+        for field in ("totalMinNodeCount", "minNodeCount"):
+            minimum = known_int(at(scaling, field))
+            if minimum is not None and minimum > 0:
+                messages.append(
+                    f"{what}: {pool.field('autoscaling.' + field)} is {minimum}; a DWS pool scales from zero: set it to 0."
+                )
+    for field in ("initialNodeCount", "nodeCount"):
+        count = known_int(pool.get(field))
+        if count is not None and count > 0:
+            messages.append(
+                f"{what}: {pool.field(field)} is {count}; a DWS pool starts with no nodes (nodes come with "
+                f"requests): set it to 0 or leave it out."
+            )
+    affinity = pool.get("nodeConfig.reservationAffinity.consumeReservationType")
+    if not is_unknown(affinity) and affinity != NO_RESERVATION:
+        found = f"is {affinity!r}" if affinity is not None else "is not set"
+        messages.append(
+            f"{what}: {pool.field('nodeConfig.reservationAffinity.consumeReservationType')} {found}; DWS "
+            f"capacity never comes from a reservation: set it to {NO_RESERVATION}."
+        )
+    if pool.get("management.autoRepair") is True:
+        messages.append(
+            f"{what}: {pool.field('management.autoRepair')} is true; a repair recreates a node that DWS "
+            f"capacity may not give back: set management {{autoRepair: false}}."
+        )
+    for field in ("nodeConfig.spot", "nodeConfig.preemptible"):
+        if known_bool(pool.get(field)) is True:
+            messages.append(
+                f"{what}: {pool.field(field)} is true; flex-start and spot/preemptible are different "
+                f"provisioning models: remove {field.split('.')[-1]} (or make a separate spot pool)."
+            )
+    run = pool.get("nodeConfig.maxRunDuration")
+    seconds = duration_seconds(run)
+    if seconds is not None and not 0 < seconds <= MAX_RUN_SECONDS:
+        messages.append(
+            f"{what}: {pool.field('nodeConfig.maxRunDuration')} is {run!r} ({seconds / 86400:g} days); flex-start "
+            f"nodes run at most 7 days: use at most '{MAX_RUN_SECONDS}s'."
+        )
+    elif run is not None and not is_unknown(run) and seconds is None:
+        messages.append(
+            f"{what}: {pool.field('nodeConfig.maxRunDuration')} {run!r} is not a duration in seconds; "
+            f"write it like '86400s' (at most '{MAX_RUN_SECONDS}s')."
+        )
+    messages += _compact_placement(pool, what, kind)
+    messages += _supported(pool, what, kind)
+    return messages
+
+
+def _supported(pool: PoolView, what: str, kind: str) -> list[str]:
+    """The machine family offers flex-start at all (catalog: FACTS B.3 [S16, S17])."""
+    machine_type = pool.machine_type
+    if machine_type is None or not is_accelerator_machine_type(machine_type):
+        return []
+    models = supported_capacity_models(machine_type)
+    if kind in models:
+        return []
+    return [
+        f"{what}: {machine_type} is not offered with {kind} capacity (its family supports: "
+        f"{', '.join(sorted(models))}): use a machine type that supports flex-start, or another capacity model."
+    ]
+
+
+def _compact_placement(pool: PoolView, what: str, kind: str) -> list[str]:
+    machine_type = pool.machine_type
+    if machine_type is None or is_tpu_machine_type(machine_type):
+        return []
+    if known_str(pool.get("placementPolicy.type")) != COMPACT_PLACEMENT:
+        return []
+    if kind == "queued":
+        return [
+            f"{what}: {pool.field('placementPolicy.type')} {COMPACT_PLACEMENT} on {machine_type}; queued "
+            f"provisioning allows compact placement only for TPUs: remove placementPolicy."
+        ]
+    if machine_type.startswith(_FLEX_COMPACT_PREFIXES):
+        return []
+    return [
+        f"{what}: {pool.field('placementPolicy.type')} {COMPACT_PLACEMENT} on {machine_type}; flex-start supports "
+        f"compact placement only on a3-ultragpu, a4 and h4d machines (or TPUs): remove placementPolicy."
+    ]
+
+
+def check_flex_start_recommended(resource: ResourceView, config: dict) -> list[str]:
+    """flex-start-recommended: settings Google's guides use that GKE does not enforce on every pool.
+
+    Auto-repair left at GKE's default (on): the guides and Cluster Toolkit turn it off (FACTS B.1, B.2), but
+    Terraform's own flex-start samples omit it (FACTS B.4), so only an explicit `autoRepair: true` is mandatory.
+    Location policy ANY for a multi-zone pool (FACTS B.1 [S14, S15]).
+    """
+    messages: list[str] = []
+    for pool in node_pools(resource):
+        kind = _dws_kind(pool)
+        if kind is None:
+            continue
+        if pool.get("management.autoRepair") is None:
+            messages.append(
+                f"{pool.label}: {pool.field('management.autoRepair')} is not set, so GKE enables auto-repair; a "
+                "repair recreates a node that DWS capacity may not give back: set management {autoRepair: false}."
+            )
+        scaling = pool.autoscaling
+        if scaling is None:
+            continue
+        policy = scaling.get("locationPolicy")
+        if is_unknown(policy) or policy == "ANY" or pool.zone_count() == 1:
+            continue
+        found = f"is {policy!r}" if policy is not None else "is not set (GKE defaults to BALANCED)"
+        messages.append(
+            f"{pool.label}: {pool.field('autoscaling.locationPolicy')} {found}; DWS capacity is found zone by "
+            "zone, and ANY lets the autoscaler take it in whichever zone has it: set locationPolicy ANY."
+        )
+    return messages
+
+
+def check_queued_admission_check(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """queued-provisioning-admission-check: queued pools need a ProvisioningRequest admission check."""
+    queued = [
+        (resource, pool)
+        for resource in resources
+        if resource.type in NODE_POOL_TYPES
+        for pool in node_pools(resource)
+        if pool.queued
+    ]
+    if not queued:
+        return []
+    for check in objects_of(resources, "AdmissionCheck"):
+        controller = at(check.props, "spec.controllerName")
+        if is_unknown(controller) or controller == PROVISIONING_CONTROLLER:
+            return []
+    return [
+        (
+            resource.urn,
+            f"{pool.label} uses queued provisioning, but the stack has no Kueue AdmissionCheck with controllerName "
+            f"{PROVISIONING_CONTROLLER}: its nodes come only through ProvisioningRequests. Add a "
+            f"ProvisioningRequestConfig (provisioningClassName {QUEUED_PROVISIONING_CLASS}), an AdmissionCheck "
+            "that points at it, and list the check in the ClusterQueue's admissionChecksStrategy "
+            "(ignore this if they live in another stack).",
+        )
+        for resource, pool in queued
+    ]
+

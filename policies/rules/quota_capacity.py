@@ -1,0 +1,326 @@
+"""Kueue quota against node pool capacity, and the accelerators one team may hold.
+
+Per ResourceFlavor: the nominal quotas every ClusterQueue and Cohort gives that flavor, per accelerator
+resource (nvidia.com/gpu, google.com/tpu), against the capacity of the stack's node pools whose nodes
+carry all of the flavor's nodeLabels (maximum nodes x accelerator units per node). As in the environment
+spec check (components.spec): over-commit is an error where capacity is fixed (reservation, calendar,
+spot, on-demand) and a warning where DWS obtains it on demand (flex-start, queued).
+
+A flavor is judged only when every pool's labels and size are known and it selects at least one pool of
+this stack (its pools may live in another stack).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from components.catalog import (
+    GKE_ACCELERATOR_LABEL,
+    GKE_FLEX_START_LABEL,
+    GKE_MACHINE_TYPE_LABEL,
+    GKE_QUEUED_LABEL,
+    GKE_SPOT_LABEL,
+    GKE_TPU_ACCELERATOR_LABEL,
+    GKE_TPU_TOPOLOGY_LABEL,
+    GPU_RESOURCE,
+    TPU_RESOURCE,
+    CatalogError,
+    gpu_machine,
+    is_gpu_machine_type,
+    is_tpu_machine_type,
+    normalize_topology,
+    tpu_family_of,
+)
+from policies.resource_view import ResourceView, is_unknown
+from policies.rules.known_values import at, has_unknown, known_int, known_str
+from policies.rules.kueue_props import (
+    display_name,
+    flavor_quotas,
+    kueue_kind,
+    number_text,
+    object_name,
+    objects_of,
+    quantity,
+)
+from policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
+
+ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
+# Over-commit is a warning where DWS obtains capacity on demand, an error elsewhere: the environment spec's rule
+# (issue 4; components.spec_checks.OVERCOMMIT_WARNS, kept equal by tests/policies/rules/test_rules_quota_capacity.py).
+OVERCOMMIT_WARNS = frozenset({"flex-start", "queued"})
+
+# Labels GKE puts on every node. FACTS A.1 [S1]; E [S25] (GPU sharing); B.3 [S20] (flex-start, spot).
+NODE_POOL_LABEL = "cloud.google.com/gke-nodepool"
+_MACHINE_TYPE_LABELS = (GKE_MACHINE_TYPE_LABEL, "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
+_ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+_PARTITION_LABEL = "cloud.google.com/gke-gpu-partition-size"
+_SHARED_CLIENTS_LABEL = "cloud.google.com/gke-max-shared-clients-per-gpu"
+_SHARING_STRATEGY_LABEL = "cloud.google.com/gke-gpu-sharing-strategy"
+# Keys modelled above: a node without one of them does not carry it.
+_MODELED = frozenset({
+    *_MACHINE_TYPE_LABELS, *_ZONE_LABELS, NODE_POOL_LABEL, GKE_ACCELERATOR_LABEL, GKE_TPU_ACCELERATOR_LABEL,
+    GKE_TPU_TOPOLOGY_LABEL, _PARTITION_LABEL, _SHARED_CLIENTS_LABEL, _SHARING_STRATEGY_LABEL, GKE_SPOT_LABEL,
+    GKE_FLEX_START_LABEL, GKE_QUEUED_LABEL,
+})
+# Label prefixes Kubernetes or GKE manage: a key we do not model may still be on the node.
+_MANAGED_PREFIXES = ("cloud.google.com/", "autoscaling.gke.io/", "node.gke.io/")
+_MANAGED_SUFFIXES = ("kubernetes.io/", "k8s.io/")
+
+TEAM_LIMIT_SCHEMA = {
+    "maxAcceleratorsPerTeam": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Most accelerators (GPUs plus TPU chips) of nominal quota one ClusterQueue (team) may hold "
+        "across its flavors. Unset: no limit.",
+    },
+    "teamAcceleratorLimits": {
+        "type": "object",
+        "additionalProperties": {"type": "integer", "minimum": 0},
+        "default": {},
+        "description": "Per-ClusterQueue limits that override maxAcceleratorsPerTeam, e.g. {vision: 64}.",
+    },
+}
+
+
+# --- which pools a flavor selects ------------------------------------------------------------------------
+
+def _node_labels(pool: PoolView) -> dict[str, Any]:
+    """Labels every node of the pool carries: GKE's automatic ones, then the user's. UNKNOWN where unknown."""
+    labels: dict[str, Any] = {}
+    machine_type = pool.machine_type
+    for key in _MACHINE_TYPE_LABELS:
+        labels[key] = machine_type if machine_type is not None else _UNSURE
+    labels[NODE_POOL_LABEL] = pool.name if pool.name is not None else _UNSURE
+    zones = pool.zone_names()
+    for key in _ZONE_LABELS:
+        labels[key] = zones[0] if zones is not None and len(zones) == 1 else _UNSURE
+    if machine_type is not None and is_tpu_machine_type(machine_type):
+        labels[GKE_TPU_ACCELERATOR_LABEL] = tpu_family_of(machine_type).accelerator_label
+        topology = known_str(pool.get("placementPolicy.tpuTopology"))
+        labels[GKE_TPU_TOPOLOGY_LABEL] = normalize_topology(topology) if topology else _UNSURE
+    elif machine_type is not None:
+        accelerators = pool.guest_accelerators()
+        if accelerators is None:
+            labels[GKE_ACCELERATOR_LABEL] = _UNSURE
+        elif accelerators:
+            first = accelerators[0]
+            labels[GKE_ACCELERATOR_LABEL] = first.get("type")
+            partition = first.get("gpuPartitionSize")
+            if partition is not None:
+                labels[_PARTITION_LABEL] = partition
+            sharing = first.get("gpuSharingConfig")
+            if isinstance(sharing, Mapping):
+                clients, strategy = sharing.get("maxSharedClientsPerGpu"), sharing.get("gpuSharingStrategy")
+                labels[_SHARED_CLIENTS_LABEL] = str(clients) if known_int(clients) is not None else _UNSURE
+                labels[_SHARING_STRATEGY_LABEL] = (
+                    strategy.lower().replace("_", "-") if known_str(strategy) else _UNSURE
+                )
+        elif is_gpu_machine_type(machine_type):
+            labels[GKE_ACCELERATOR_LABEL] = gpu_machine(machine_type).accelerator_label
+    else:
+        for key in (GKE_ACCELERATOR_LABEL, GKE_TPU_ACCELERATOR_LABEL, GKE_TPU_TOPOLOGY_LABEL):
+            labels[key] = _UNSURE
+    spot = pool.get("nodeConfig.spot")
+    spot_flag = False if spot is None else (spot if isinstance(spot, bool) else None)
+    for key, flag in ((GKE_SPOT_LABEL, spot_flag), (GKE_FLEX_START_LABEL, pool.flex_start)):
+        if flag is None:
+            labels[key] = _UNSURE
+        elif flag:
+            labels[key] = "true"
+    if pool.queued is not False:
+        labels[GKE_QUEUED_LABEL] = _UNSURE  # GKE taints queued nodes; the label is set by tooling, not always
+    user = pool.get("nodeConfig.labels")
+    if isinstance(user, Mapping):
+        labels.update(user)
+    elif user is not None:
+        labels[_ANY_USER_LABEL] = _UNSURE
+    return labels
+
+
+class _Unsure:
+    def __repr__(self) -> str:
+        return "UNSURE"
+
+
+_UNSURE: Any = _Unsure()
+_ANY_USER_LABEL = "\x00user-labels-unknown"
+
+
+def _is_managed(key: str) -> bool:
+    prefix = key.split("/", 1)[0] + "/" if "/" in key else ""
+    return key.startswith(_MANAGED_PREFIXES) or prefix.endswith(_MANAGED_SUFFIXES)
+
+
+def flavor_selects(pool: PoolView, node_labels: Mapping[str, Any]) -> bool | None:
+    """Whether every node of the pool carries all of the flavor's nodeLabels; None when that is unknown."""
+    labels = _node_labels(pool)
+    unsure = False
+    for key, wanted in node_labels.items():
+        if key in labels:
+            have = labels[key]
+            if have is _UNSURE or is_unknown(have) or is_unknown(wanted):
+                unsure = True
+            elif str(have) != str(wanted):
+                return False
+        elif _ANY_USER_LABEL in labels or (_is_managed(key) and key not in _MODELED):
+            unsure = True
+        else:
+            return False  # a user label the pool does not set
+    return None if unsure else True
+
+
+# --- capacity ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _PoolCapacity:
+    pool: PoolView
+    resource: str | None  # None: no accelerators
+    units_per_node: int
+    max_nodes: int
+    model: str | None
+
+    @property
+    def units(self) -> int:
+        return self.units_per_node * self.max_nodes
+
+    def text(self) -> str:
+        return f"{self.pool.name or self.pool.resource.name}: {self.max_nodes} nodes x {self.units_per_node}"
+
+
+def _capacity(pool: PoolView) -> _PoolCapacity | None:
+    machine_type = pool.machine_type
+    if machine_type is None:
+        return None
+    accelerators = pool.guest_accelerators()
+    if accelerators is None:
+        return None
+    if not accelerators and not is_gpu_machine_type(machine_type) and not is_tpu_machine_type(machine_type):
+        return _PoolCapacity(pool, None, 0, 0, pool.capacity_model())
+    try:
+        found = pool.accelerator_resource()
+    except CatalogError:
+        return None
+    max_nodes = pool.max_nodes()
+    if found is None or max_nodes is None:
+        return None
+    return _PoolCapacity(pool, found[0], found[1], max_nodes, pool.capacity_model())
+
+
+@dataclass(frozen=True)
+class QuotaFinding:
+    urn: str
+    message: str
+    dws_only: bool  # every pool behind the flavor is flex-start or queued: over-commit is a warning
+
+
+def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
+    pools = [p for r in resources if r.type in NODE_POOL_TYPES for p in node_pools(r)]
+    if not pools:
+        return []
+    holders = _nominal_quotas(resources)
+    findings: list[QuotaFinding] = []
+    for flavor in objects_of(resources, "ResourceFlavor"):
+        name = object_name(flavor)
+        if name is None or name not in holders:
+            continue
+        node_labels = at(flavor.props, "spec.nodeLabels") or {}
+        if not isinstance(node_labels, Mapping) or has_unknown(node_labels):
+            continue
+        selected = _selected_capacity(pools, node_labels)
+        if not selected:
+            continue
+        for resource_name, entries in holders[name].items():
+            if resource_name not in ACCELERATOR_RESOURCES or any(q is None for _, q in entries):
+                continue
+            total = sum((q for _, q in entries), Fraction(0))
+            behind = [c for c in selected if c.resource == resource_name and c.units > 0]
+            capacity = sum(c.units for c in behind)
+            if total <= capacity:
+                continue
+            models = {c.model for c in behind}
+            dws_only = bool(behind) and None not in models and models <= OVERCOMMIT_WARNS
+            pools_text = "; ".join(c.text() for c in behind) or "none of them has " + resource_name
+            quotas_text = ", ".join(f"{who} {number_text(q)}" for who, q in entries)  # type: ignore[arg-type]
+            fix = (
+                "some quota will wait for flex-start capacity; lower the quotas or raise the pools' maximum nodes"
+                if dws_only
+                else "Kueue would admit work the nodes cannot hold: lower the quotas or raise the pools' maximum nodes"
+            )
+            findings.append(QuotaFinding(flavor.urn, (
+                f"ResourceFlavor {name!r}: nominal quotas total {number_text(total)} {resource_name} "
+                f"({quotas_text}) but the node pools it selects hold {capacity} ({pools_text}); {fix}."
+            ), dws_only))
+    return findings
+
+
+def _selected_capacity(pools: list[PoolView], node_labels: Mapping[str, Any]) -> list[_PoolCapacity] | None:
+    selected: list[_PoolCapacity] = []
+    for pool in pools:
+        chosen = flavor_selects(pool, node_labels)
+        if chosen is None:
+            return None
+        if chosen:
+            capacity = _capacity(pool)
+            if capacity is None:
+                return None
+            selected.append(capacity)
+    return selected
+
+
+def _nominal_quotas(resources: list[ResourceView]) -> dict[str, dict[str, list[tuple[str, Fraction | None]]]]:
+    """flavor -> resource -> [(holder, nominal quota)] over every ClusterQueue and Cohort."""
+    holders: dict[str, dict[str, list[tuple[str, Fraction | None]]]] = {}
+    for resource in resources:
+        kind = kueue_kind(resource)
+        if kind not in ("ClusterQueue", "Cohort"):
+            continue
+        who = f"{kind} {display_name(resource)}"
+        for flavor, resource_name, raw in flavor_quotas(resource.props.get("spec")):
+            holders.setdefault(flavor, {}).setdefault(resource_name, []).append((who, quantity(raw)))
+    return holders
+
+
+def check_quota_capacity(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """quota-capacity: quotas on fixed capacity (reservation, calendar, spot, on-demand) fit the pools."""
+    return [(f.urn, f.message) for f in quota_findings(resources) if not f.dws_only]
+
+
+def check_quota_capacity_dws(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """quota-capacity-dws: quotas on flex-start/queued pools beyond what the pools can grow to."""
+    return [(f.urn, f.message) for f in quota_findings(resources) if f.dws_only]
+
+
+# --- team-accelerator-limit ------------------------------------------------------------------------------
+
+def check_team_accelerator_limit(resource: ResourceView, config: dict) -> list[str]:
+    """team-accelerator-limit: a ClusterQueue's accelerator quota stays within the configured maximum."""
+    if kueue_kind(resource) != "ClusterQueue":
+        return []
+    name = object_name(resource)
+    overrides = config.get("teamAcceleratorLimits") or {}
+    limit = overrides.get(name) if isinstance(overrides, Mapping) and name in overrides else None
+    if limit is None:
+        limit = config.get("maxAcceleratorsPerTeam")
+    limit = known_int(limit)
+    if limit is None:
+        return []
+    total = Fraction(0)
+    parts: list[str] = []
+    for flavor, resource_name, raw in flavor_quotas(resource.props.get("spec")):
+        if resource_name not in ACCELERATOR_RESOURCES:
+            continue
+        value = quantity(raw)
+        if value is None:
+            return []
+        total += value
+        parts.append(f"{flavor} {number_text(value)} {resource_name}")
+    if total <= limit:
+        return []
+    return [
+        f"ClusterQueue {display_name(resource)!r} holds {number_text(total)} accelerators of nominal quota "
+        f"({', '.join(parts)}), above the limit of {limit} per team set in this policy's config "
+        f"(maxAcceleratorsPerTeam / teamAcceleratorLimits): lower its nominalQuota or raise the limit."
+    ]

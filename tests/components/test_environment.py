@@ -1,0 +1,128 @@
+"""The Environment component on the mocked runtime: the resources an environment file turns into, Kueue
+objects created after the Kueue install, flavors that match the registered node pools, and nothing
+registered for an invalid environment."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.environment import Environment, node_account_id
+from components.spec import SpecError
+from kueue_specs import PROJECT, with_kueue
+from spec_data import dev, prod
+
+CHART = "kubernetes:helm.sh/v4:Chart"
+KUEUE_PREFIX = "kubernetes:kueue.x-k8s.io/"
+
+
+def _run(pulumi_run, env):
+    holder = {}
+
+    def program():
+        holder["env"] = Environment("env", {"environment": env, "project": PROJECT})
+
+    return pulumi_run(program), holder
+
+
+def test_prod_registers_cluster_reservation_pools_kueue_and_its_objects(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    types = [r.type for r in registered.records]
+    assert types.count("gkecap:index:Environment") == 1
+    assert registered.one("gkecap:index:GkeCluster").name == "ml-prod"
+    assert registered.one("gkecap:index:CalendarReservation").name == "dec-run"
+    assert sorted(r.name for r in registered.of_type("gkecap:index:AcceleratorNodePool")) == [
+        "h100-dec", "h100-dws", "l4-spot", "v6e-16"]
+    assert registered.one("gkecap:index:KueueInstall").name == "kueue"
+    assert registered.one(CHART).inputs["version"] == "0.19.2"
+    assert registered.one("gkecap:index:KueueObjects").name == "kueue-objects"
+    kueue_kinds = {r.type.rsplit(":", 1)[1] for r in registered.records if r.type.startswith(KUEUE_PREFIX)}
+    assert kueue_kinds == {"ResourceFlavor", "ProvisioningRequestConfig", "AdmissionCheck", "WorkloadPriorityClass",
+                           "Cohort", "ClusterQueue", "LocalQueue"}
+    assert not registered.of_type("gcp:serviceaccount/account:Account")  # nodeServiceAccount is given
+
+
+def test_every_kueue_object_depends_on_the_kueue_install(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    chart = registered.one(CHART)
+    generated = [r for r in registered.records if r.type.startswith(KUEUE_PREFIX)
+                 or (r.parent or "").endswith("::kueue-objects")]
+    assert generated and all(chart.urn in r.dependencies for r in generated)
+
+
+def test_kubernetes_resources_use_the_provider_made_from_the_cluster_kubeconfig(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    provider = registered.one("pulumi:providers:kubernetes")
+    cluster = registered.one("gcp:container/cluster:Cluster")
+    assert cluster.urn in provider.dependencies
+    kubernetes = [r for r in registered.records if r.type.startswith("kubernetes:")]
+    assert all((r.provider or "").startswith(provider.urn) for r in kubernetes)
+
+
+def test_each_flavor_selects_labels_its_registered_node_pools_carry(pulumi_run):
+    registered, holder = _run(pulumi_run, prod())
+    for pool_name in ("h100-dws", "v6e-16", "h100-dec", "l4-spot"):
+        flavor = registered.one(f"{KUEUE_PREFIX}v1beta2:ResourceFlavor", f"kueue-objects-{pool_name}")
+        ours = {k: v for k, v in flavor.inputs["spec"]["nodeLabels"].items() if k.startswith("gkecap.dev/")}
+        node_pools = [r for r in registered.of_type("gcp:container/nodePool:NodePool")
+                      if (r.parent or "").endswith(f"::{pool_name}")]
+        assert ours and node_pools
+        assert all(ours.items() <= r.inputs["nodeConfig"]["labels"].items() for r in node_pools), pool_name
+
+
+def test_calendar_pool_consumes_the_reservation_it_names(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    reservation = registered.one("gcp:compute/futureReservation:FutureReservation")
+    pool = registered.one("gcp:container/nodePool:NodePool", "h100-dec")
+    assert reservation.urn in pool.dependencies
+    assert pool.inputs["nodeConfig"]["reservationAffinity"]["consumeReservationType"] == "SPECIFIC_RESERVATION"
+
+
+def test_a_node_service_account_is_created_when_none_is_given(pulumi_run):
+    registered, _ = _run(pulumi_run, dev())
+    account = registered.one("gcp:serviceaccount/account:Account")
+    assert account.inputs["accountId"] == "ml-dev-nodes"
+    member = registered.one("gcp:projects/iAMMember:IAMMember")
+    assert member.inputs["role"] == "roles/container.defaultNodeServiceAccount"
+    assert member.inputs["member"] == f"serviceAccount:{account.outputs['email']}"
+    for pool in registered.of_type("gcp:container/nodePool:NodePool"):
+        assert pool.inputs["nodeConfig"]["serviceAccount"] == account.outputs["email"]
+
+
+def test_without_kueue_install_the_objects_are_still_created(pulumi_run):
+    registered, _ = _run(pulumi_run, with_kueue(dev(), install=False))
+    assert not registered.of_type("gkecap:index:KueueInstall") and not registered.of_type(CHART)
+    assert registered.of_type(f"{KUEUE_PREFIX}v1beta2:ClusterQueue")
+
+
+def test_exports_name_queues_and_flavors(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    outputs = registered.one("gkecap:index:Environment").outputs
+    assert outputs["flavors"] == ["h100-dec", "h100-dws", "v6e-16", "l4-spot"]
+    assert outputs["queues"]["team-d"] == {"clusterQueue": "team-d", "localQueue": "team-d",
+                                           "namespaces": ["team-d", "team-d-serving"], "cohort": "research"}
+    assert outputs["pools"]["v6e-16"]["nodePools"] == ["v6e-16-s0", "v6e-16-s1"]
+
+
+def test_an_invalid_environment_registers_nothing(pulumi_run):
+    env = prod()
+    env["teams"][0]["quota"]["no-such-pool"] = 4
+    errors = []
+
+    def program():
+        try:
+            Environment("env", {"environment": env, "project": PROJECT})
+        except SpecError as err:
+            errors.append(err)
+
+    registered = pulumi_run(program)
+    assert errors and "teams[0].quota.no-such-pool" in str(errors[0])
+    assert [r.type for r in registered.records] == ["pulumi:pulumi:Stack"]
+
+
+@pytest.mark.parametrize(("cluster", "expected"), [
+    ("ml-dev", "ml-dev-nodes"),
+    ("a-very-long-cluster-name-for-research", "a-very-long-cluster-name-fo-np"),
+])
+def test_node_account_id_fits_iam_limits(cluster, expected):
+    account_id = node_account_id(cluster)
+    assert account_id == expected and 6 <= len(account_id) <= 30

@@ -1,0 +1,96 @@
+"""KueueInstall and KueueObjects on the mocked Pulumi runtime: what they register and in which order."""
+
+from __future__ import annotations
+
+import pulumi
+import pytest
+
+from components.kueue import KueueInstall, KueueObjects
+from components.kueue_chart import KueueChartError
+from kueue_specs import objects_of
+from spec_data import dev, prod
+
+CHART = "kubernetes:helm.sh/v4:Chart"
+KUBECONFIG = "apiVersion: v1\nkind: Config\nclusters: []\n"
+
+
+def _install(name: str = "kueue", **args):
+    return KueueInstall(name, {"kubeconfig": KUBECONFIG, **args})
+
+
+def test_install_renders_the_pinned_chart_into_its_namespace(pulumi_run):
+    registered = pulumi_run(lambda: _install(version="v0.19.2", topology_aware_scheduling=True))
+    chart = registered.one(CHART)
+    assert chart.inputs["chart"] == "oci://registry.k8s.io/kueue/charts/kueue"
+    assert chart.inputs["version"] == "0.19.2"
+    assert chart.inputs["namespace"] == "kueue-system"
+    assert chart.inputs["values"]["controllerManager"]["featureGates"] == [
+        {"name": "TopologyAwareScheduling", "enabled": True}]
+    namespace = registered.one("kubernetes:core/v1:Namespace")
+    assert namespace.inputs["metadata"]["name"] == "kueue-system"
+    assert namespace.urn in chart.dependencies
+
+
+def test_install_makes_a_kubernetes_provider_from_the_kubeconfig(pulumi_run):
+    registered = pulumi_run(lambda: _install())
+    provider = registered.one("pulumi:providers:kubernetes")
+    assert provider.inputs["kubeconfig"] == KUBECONFIG
+    assert registered.one(CHART).provider.startswith(provider.urn)
+
+
+def test_a_bad_install_setting_registers_nothing(pulumi_run):
+    created = []
+
+    def program():
+        try:
+            _install(version="latest")
+        except KueueChartError as err:
+            created.append(str(err))
+
+    registered = pulumi_run(program)
+    assert created and "not a Kueue release" in created[0]
+    assert not [r for r in registered.records if r.type != "pulumi:pulumi:Stack"]
+
+
+def test_objects_wait_for_the_install(pulumi_run):
+    def program():
+        install = _install()
+        KueueObjects("objects", {"objects": objects_of(prod())},
+                     opts=pulumi.ResourceOptions(depends_on=[install]))
+
+    registered = pulumi_run(program)
+    chart = registered.one(CHART)
+    children = [r for r in registered.records if (r.parent or "").endswith("::objects") and r.custom]
+    assert len(children) == len(objects_of(prod()))
+    assert all(chart.urn in r.dependencies for r in children)
+
+
+def test_objects_are_registered_as_kubernetes_custom_resources_with_their_inputs(pulumi_run):
+    objects = objects_of(prod())
+    registered = pulumi_run(lambda: KueueObjects("objects", {"objects": objects}))
+    queue = registered.one("kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue", "objects-team-a")
+    expected = next(o for o in objects if o["kind"] == "ClusterQueue" and o["metadata"]["name"] == "team-a")
+    assert {k: queue.inputs[k] for k in ("apiVersion", "kind", "metadata", "spec")} == expected
+    priority = registered.one("kubernetes:kueue.x-k8s.io/v1beta2:WorkloadPriorityClass", "objects-high")
+    assert (priority.inputs["value"], priority.inputs["description"]) == (1000, "deadline work")
+
+
+def test_namespaced_objects_are_created_after_their_namespace(pulumi_run):
+    registered = pulumi_run(lambda: KueueObjects("objects", {"objects": objects_of(dev())}))
+    namespace = registered.one("kubernetes:core/v1:Namespace", "objects-vision")
+    for type_ in ("kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue", "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"):
+        in_vision = [r for r in registered.of_type(type_) if r.inputs["metadata"]["namespace"] == "vision"]
+        assert in_vision and all(namespace.urn in r.dependencies for r in in_vision)
+
+
+def test_role_bindings_keep_their_subjects(pulumi_run):
+    registered = pulumi_run(lambda: KueueObjects("objects", {"objects": objects_of(dev())}))
+    binding = registered.one("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding", "objects-nlp-gkecap-nlp-edit")
+    assert binding.inputs["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "edit"}
+    assert binding.inputs["subjects"] == [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User",
+                                           "name": "ana@acme.example"}]
+
+
+def test_an_object_without_a_name_is_refused_before_anything_is_registered():
+    with pytest.raises(ValueError, match=r"objects\[0\] needs apiVersion, kind and metadata.name"):
+        KueueObjects("objects", {"objects": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {}}]})

@@ -1,0 +1,119 @@
+"""report.html: self-contained, with the three charts and the pool, team and violation tables."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from gkecap.report.html import render_html
+
+from conftest import NOW
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parse(html: str) -> _Collector:
+    collector = _Collector()
+    collector.feed(html)
+    return collector
+
+
+def _table_rows(html: str, table_id: str) -> list[list[str]]:
+    body = re.search(rf'<table id="{table_id}">(.*?)</table>', html, re.S).group(1)
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+        rows.append(cells)
+    return rows
+
+
+def test_report_embeds_three_charts_as_inline_svg(result, model):
+    html = render_html(result, model, now=NOW)
+    for chart in ("capacity", "calendar", "cohorts"):
+        figure = re.search(rf'<figure class="chart" id="chart-{chart}"[^>]*>(.*?)</figure>', html, re.S)
+        assert figure is not None, chart
+        assert figure.group(1).lstrip().startswith("<svg"), chart
+
+
+def test_report_loads_nothing_from_outside(result, model):
+    html = render_html(result, model, now=NOW)
+    tags = _parse(html).tags
+    assert not [t for t, _ in tags if t in ("script", "link", "img", "iframe")]
+    external = [a for _, attrs in tags for k, a in attrs.items() if k in ("src", "href") and a and not a.startswith("#")]
+    assert external == []
+
+
+def test_capacity_chart_names_every_pool_and_its_numbers(result, model):
+    html = render_html(result, model, now=NOW)
+    chart = re.search(r'id="chart-capacity".*?</figure>', html, re.S).group(0)
+    for label in ("h100-dws", "v6e-16", "h100-cal", "16/16 GPUs", "32/32 chips", "16/16 GPUs"):
+        assert label in chart
+
+
+def test_calendar_chart_shows_the_reservation_window(result, model):
+    html = render_html(result, model, now=NOW)
+    chart = re.search(r'id="chart-calendar".*?</figure>', html, re.S).group(0)
+    assert "dec-run" in chart
+    assert "2 VMs a3-highgpu-8g, 14 d, DRAFT" in chart
+
+
+def test_cohort_tree_shows_cohort_and_team_quotas(result, model):
+    html = render_html(result, model, now=NOW)
+    chart = re.search(r'id="chart-cohorts".*?</figure>', html, re.S).group(0)
+    assert "cohort research" in chart
+    assert "h100-dws 16" in chart  # the cohort's subtree quota: 4 + 2 + 2 + 8
+    for team in ("vision", "speech", "recsys", "llm"):
+        assert team in chart
+
+
+def test_pool_table_has_a_row_per_pool_and_totals(result, model):
+    rows = _table_rows(render_html(result, model, now=NOW), "pools-table")
+    by_pool = {r[0]: r for r in rows[1:]}
+    assert by_pool["v6e-16"][4] == "2 slices of 4x4 (4 VMs each)"
+    assert by_pool["v6e-16"][5] == "32 chips"
+    assert by_pool["h100-cal"][8] == "dec-run: 2026-12-07 to 2026-12-21 (14 d, DRAFT)"
+    assert by_pool["total"][5] == "32 GPUs + 32 chips"
+
+
+def test_team_table_has_limits_and_cohort_share(result, model):
+    rows = _table_rows(render_html(result, model, now=NOW), "teams-table")
+    vision_dws = next(r for r in rows if r[0] == "vision")
+    assert vision_dws[3:] == ["h100-dws", "4 GPUs", "8", "no limit", "25%"]
+    llm_dws = next(r for r in rows if r[3] == "h100-dws" and r[5] == "no limit" and r[6] == "4")
+    assert llm_dws[7] == "50%"
+    totals = [r for r in rows if r[0] == "total"]
+    assert ["total", "", "", "h100-dws", "16 of 16 GPUs", "", "", ""] in totals
+
+
+def test_violations_are_grouped_by_level_with_their_fix(result, model):
+    html = render_html(result, model, now=NOW)
+    mandatory = html.index('<h3 class="level-mandatory">Mandatory (1)</h3>')
+    advisory = html.index('<h3 class="level-advisory">Advisory (1)</h3>')
+    assert mandatory < advisory
+    assert '<td class="fix">A repair recreates a node that DWS capacity may not give back: set management {autoRepair: false}.</td>' in html
+
+
+def test_bare_program_report_has_resources_and_violations_only(bare_result):
+    html = render_html(bare_result, None, now=NOW)
+    assert "<svg" not in html
+    assert 'id="pools-table"' not in html
+    assert "Mandatory (1)" in html
+    assert "gcp:container/nodePool:NodePool" in html
+
+
+def test_policies_not_run_is_said(spec, model):
+    from conftest import plan_result
+
+    html = render_html(plan_result(spec, policies_run=False), model, now=NOW)
+    assert "The policy pack was not run." in html

@@ -1,0 +1,40 @@
+"""out/<stack>/: plan.json is the --format json document, report.html, manifests/ for an environment."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from gkecap.plan_output import render_json
+from gkecap.report import default_out_dir, write_outputs
+
+from conftest import NOW
+
+
+def test_plan_json_is_the_format_json_document(result, tmp_path):
+    written = write_outputs(result, tmp_path, now=NOW)
+    document = json.loads(written["plan"].read_text())
+    assert document == json.loads(render_json(result))
+    assert set(document) == {"resources", "violations", "summary"}
+    assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"}
+    assert set(document["violations"][0]) == {"policy", "enforcementLevel", "urn", "message"}
+
+
+def test_outputs_of_an_environment_include_manifests(result, tmp_path):
+    written = write_outputs(result, tmp_path / "out", now=NOW)
+    assert written["report"].read_text().startswith("<!DOCTYPE html>")
+    files = sorted(p.name for p in written["manifests"].iterdir())
+    assert "08-localqueues.yaml" in files
+    queues = [d for d in yaml.safe_load_all((written["manifests"] / "07-clusterqueues.yaml").read_text()) if d]
+    assert sorted(q["metadata"]["name"] for q in queues) == ["llm", "recsys", "speech", "vision"]
+
+
+def test_bare_program_writes_no_manifests(bare_result, tmp_path):
+    written = write_outputs(bare_result, tmp_path, now=NOW)
+    assert "manifests" not in written
+    assert not (tmp_path / "manifests").exists()
+
+
+def test_default_out_dir_is_out_slash_stack(result, tmp_path):
+    assert default_out_dir(result, tmp_path) == tmp_path / "out" / "test"
