@@ -401,7 +401,7 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         if tpu.multi_host:
             node_pools = tuple(
                 GkeNodePoolPlan(
-                    name=gke_node_pool_name(pool.name, i),
+                    name=name,
                     min_nodes=0,
                     max_nodes=tpu.vms,
                     slice_index=i,
@@ -410,12 +410,12 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
                     workload_policy=tpu.workload_policy,
                     accelerators=tpu.chips,
                 )
-                for i in range(slices)
+                for i, name in enumerate(node_pool_names(pool.name, slices))
             )
         else:
             node_pools = (
                 GkeNodePoolPlan(
-                    name=gke_node_pool_name(pool.name, None),
+                    name=pool.name,
                     min_nodes=0,
                     max_nodes=slices,
                     slice_index=None,
@@ -460,14 +460,14 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
             gpu_sharing=None,
             labels=labels,
             node_labels=pool_labels,
-            node_selector={**tpu.node_selector, POOL_LABEL: pool.name},
+            node_selector=selector,
         )
     gpu = gpu_machine(pool.machine_type)
     max_nodes = pool.max_nodes if pool.max_nodes is not None else (reservation.count if reservation else None)
     assert max_nodes is not None, "derive() expects a spec accepted by load_environment()"
     min_nodes = pool.min_nodes or 0
     node_pool = GkeNodePoolPlan(
-        name=gke_node_pool_name(pool.name, None),
+        name=pool.name,
         min_nodes=min_nodes,
         max_nodes=max_nodes,
         slice_index=None,
@@ -511,8 +511,8 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         gpu_partition_size=pool.gpu_partition_size,
         gpu_sharing=GpuSharingPlan(sharing.strategy, sharing.max_shared_clients_per_gpu) if sharing else None,
         labels=labels,
-        node_labels=node_labels,
-        node_selector={GKE_ACCELERATOR_LABEL: gpu.accelerator_label, POOL_LABEL: pool.name},
+        node_labels=pool_labels,
+        node_selector=selector,
     )
 
 

@@ -32,6 +32,7 @@ from components.catalog import (
     tpu_machine,
     tpu_slice,
 )
+from components.node_settings import MANAGED_LABELS, NODE_POOL_NAME_MAX
 from components.spec import (
     ClusterSpec,
     CohortSpec,
@@ -60,12 +61,13 @@ GKE_FLOOR_FLEX_TPU = "1.33.0-gke.1712000"
 GKE_FLOOR_TPU7X = "1.34.0-gke.2201000"
 # kueue.x-k8s.io/v1beta2 first shipped in Kueue v0.15.0. FACTS D [S2]
 KUEUE_V1BETA2_SINCE = (0, 15, 0)
-GKE_NODE_POOL_NAME_MAX = 40  # GKE limits node pool names to 40 characters (Terraform/GKE API)
-GKE_CLUSTER_NAME_MAX = 40
-DNS_LABEL_MAX = 63
-GCE_NAME_MAX = 63
+GKE_NODE_POOL_NAME_MAX = NODE_POOL_NAME_MAX  # 40: GKE's node pool name limit (components.node_settings)
+GKE_CLUSTER_NAME_MAX = 40  # GKE cluster names: lowercase, start with a letter, up to 40 characters (gcloud reference)
+DNS_LABEL_MAX = 63  # Kubernetes namespace and label names (RFC 1123 label)
+GCE_NAME_MAX = 63  # Compute Engine resource names (RFC 1035), e.g. reservations [S4 FutureReservation.name]
 WPC_DESCRIPTION_MAX = 2048  # WorkloadPriorityClass.description. KUEUE_VALIDATION.md (WorkloadPriorityClass)
-# Namespaces a team must never own: the cluster's own, Kueue's, and GKE-managed prefixes.
+# Namespaces a team must never own (its members get edit rights there): Kubernetes' own, Kueue's, and the
+# prefixes GKE and Managed Prometheus use for their system namespaces. Project convention.
 RESERVED_NAMESPACES = frozenset({"default", "kueue-system"})
 RESERVED_NAMESPACE_PREFIXES = ("kube-", "gke-", "gmp-")
 MEMBER_KINDS = ("user", "group", "serviceAccount")
@@ -516,8 +518,8 @@ class _Checker:
     def check_pool_name(self, index: int, pool: NodePoolSpec, facts: _PoolFacts | None) -> None:
         path = f"nodePools[{index}].name"
         suffix = ""
-        if facts is not None and facts.kind == "tpu" and (facts.vms_per_slice or 0) > 1:
-            suffix = f"-s{facts.slices - 1}"  # one GKE node pool per slice: <pool>-s0, -s1, ...
+        if facts is not None and facts.kind == "tpu" and (facts.vms_per_slice or 0) > 1 and facts.slices > 1:
+            suffix = f"-s{facts.slices - 1}"  # one GKE node pool per slice: <pool>-s0, -s1, ... (node_settings)
         limit = GKE_NODE_POOL_NAME_MAX - len(suffix)
         if not _LETTER_NAME.match(pool.name):
             self.error(
@@ -605,6 +607,9 @@ class _Checker:
     def check_labels(self, path: str, labels: Mapping[str, str]) -> None:
         for key, value in labels.items():
             where = key_path(path, key)
+            if key in MANAGED_LABELS:
+                self.error(where, f"{key!r} is set by gke-capacity to select this pool; remove it")
+                continue
             problem = _label_key_problem(key)
             if problem:
                 self.error(where, f"{key!r} is not a label key: {problem}")

@@ -19,15 +19,31 @@ from gkecap.plan import PlanError, error_problems, resolve_program, validate_env
 from gkecap.stack_config import StackConfigError, load_stack_config
 
 EXIT_INVALID = 2
+DEFAULT_PROJECT = "gkecap"  # namespace of bare config keys when no Pulumi project is at hand
+
+
+def stack_name_of(path: Path) -> str:
+    """`dev` for Pulumi.dev.yaml; the file's stem otherwise."""
+    name = path.name
+    if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
+        return name[len("Pulumi."):].rsplit(".", 1)[0]
+    return path.stem
 
 
 def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
     """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
     from components.kueue_objects import kueue_objects_for_spec
 
-    program, stack_name, stack_file = resolve_program(program_dir, config_file, stack)
+    if config_file is not None and program_dir is None:
+        # Manifests need only the config: no program has to exist beside it.
+        if not config_file.is_file():
+            raise PlanError([f"--config: {config_file}: file not found"])
+        project, stack_name, stack_file = DEFAULT_PROJECT, stack or stack_name_of(config_file), config_file
+    else:
+        program, stack_name, stack_file = resolve_program(program_dir, config_file, stack)
+        project = program.project
     try:
-        config = load_stack_config(stack_file, program.project)
+        config = load_stack_config(stack_file, project)
     except StackConfigError as exc:
         raise PlanError([str(exc)]) from None
     spec = validate_environment(config)

@@ -207,36 +207,53 @@ def _defaults(config: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
 def _config(given: Mapping[str, Any], defaults: dict[str, Any]) -> dict:
     merged = dict(defaults)
     for key, value in (given or {}).items():
-        merged[key] = _plain(value, [], [None])
+        merged[key] = _plain(value, _no_unknowns)
     return merged
+
+
+def _no_unknowns() -> None:
+    pass
 
 
 def _plain_props(props: Any) -> tuple[dict, list[str] | None]:
     """pulumi_policy's unknown-checking proxies -> plain data; also the path of the first unknown value."""
-    first_unknown: list[list[str] | None] = [None]
-    return _plain(props, [], first_unknown), first_unknown[0]
+    seen: list[bool] = []
+    plain = _plain(props, lambda: seen.append(True))
+    # Unknowns are rare (previews only): find where the first one is only when there is one.
+    return plain, (_unknown_path(plain, []) if seen else None)
 
 
-def _plain(value: Any, path: list[str], first_unknown: list[list[str] | None]) -> Any:
+def _plain(value: Any, on_unknown: Callable[[], None]) -> Any:
+    # Runs for every property of every resource each stack policy sees: exact type checks first.
     # The proxies hand out their wrapped container under the "__target" key (pulumi_policy/proxy.py);
     # reading through them would raise on the first unknown instead of letting the rule decide.
-    if isinstance(value, _DictProxy):
-        value = value["__target"]
-    elif isinstance(value, _ListProxy):
-        value = value["__target"]
-    if isinstance(value, Mapping):
-        return {k: _plain(v, path + [str(k)], first_unknown) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v, path + [str(i)], first_unknown) for i, v in enumerate(value)]
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         if value in _UNKNOWNS:
-            if first_unknown[0] is None:
-                first_unknown[0] = path
+            on_unknown()
             return UNKNOWN
         return value
-    if isinstance(value, float) and value.is_integer():
+    if kind is _DictProxy or kind is _ListProxy:
+        value = value["__target"]
+        kind = type(value)
+    if kind is dict or isinstance(value, Mapping):
+        return {k: _plain(v, on_unknown) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_plain(v, on_unknown) for v in value]
+    if kind is float and value.is_integer():
         return int(value)  # protobuf Struct numbers are doubles; rules compare counts as ints
     return value
+
+
+def _unknown_path(value: Any, path: list[str]) -> list[str] | None:
+    if value is UNKNOWN:
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _unknown_path(item, [*path, str(key)])
+        if found is not None:
+            return found
+    return None
 
 
 def _options(opts: Any) -> ResourceOptions:

@@ -42,6 +42,7 @@ from policies.rules.reservations import (
 from policies.rules.team_isolation import (
     SHARED_QUEUES_SCHEMA,
     check_namespace_selector_present,
+    check_single_open_queue,
     check_team_isolation,
 )
 from policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
@@ -157,12 +158,22 @@ ALL_POLICIES += [
         types=is_kueue_token,
         enforcement_level="advisory",
     ),
-    resource_policy(
+    stack_policy(
         "team-isolation",
-        "A ClusterQueue with namespaceSelector {} admits every namespace; only allow-listed shared queues may.",
+        "A ClusterQueue with namespaceSelector {} admits every namespace; where it shares a cohort or sits beside "
+        "other teams' queues, only allow-listed shared queues may.",
         check_team_isolation,
         types=is_kueue_token,
         enforcement_level="mandatory",
+        config=SHARED_QUEUES_SCHEMA,
+    ),
+    stack_policy(
+        "team-isolation-single-queue",
+        "The stack's only ClusterQueue admits every namespace (one queue for everyone): fine for one team, "
+        "a leak once a second team is added.",
+        check_single_open_queue,
+        types=is_kueue_token,
+        enforcement_level="advisory",
         config=SHARED_QUEUES_SCHEMA,
     ),
     resource_policy(

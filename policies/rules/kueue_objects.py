@@ -63,8 +63,13 @@ def kueue_object_problems(resource: ResourceView) -> list[tuple[str, str, str]]:
     obj.setdefault("apiVersion", f"kueue.x-k8s.io/{version}")
     obj.setdefault("kind", kind)
     problems = []
-    # Pulumi auto-names a CustomResource without metadata.name, so a missing name is not a mistake.
-    for violation in validate_kueue_object(obj, require_name=False):
+    try:
+        # Pulumi auto-names a CustomResource without metadata.name, so a missing name is not a mistake.
+        violations = validate_kueue_object(obj, require_name=False)
+    except Exception as err:  # noqa: BLE001 -- a validator crash must not take the rest of the pack down
+        return [("R-SCHEMA", "", f"could not be validated ({type(err).__name__}: {err}); the object is most likely "
+                 "malformed: compare every field with the Kueue CRD")]
+    for violation in violations:
         parts = _parts(violation.path)
         if any(_touches(parts, u) for u in unknown_at):
             continue

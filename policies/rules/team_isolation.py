@@ -34,22 +34,72 @@ def selects_every_namespace(selector: Any) -> bool:
     return not selector.get("matchLabels") and not selector.get("matchExpressions")
 
 
-def check_team_isolation(resource: ResourceView, config: dict) -> list[str]:
-    """team-isolation: a ClusterQueue admits every namespace only when the config allows it."""
-    if kueue_kind(resource) != "ClusterQueue":
-        return []
-    selector = at(resource.props, "spec.namespaceSelector")
-    if not selects_every_namespace(selector):
-        return []
-    name = object_name(resource)
+def _cohort_of(resource: ResourceView) -> str | None:
+    spec = resource.props.get("spec")
+    if not isinstance(spec, Mapping):
+        return None
+    cohort = spec.get("cohortName", spec.get("cohort"))  # v1beta2 cohortName, v1beta1 cohort
+    return cohort if isinstance(cohort, str) and cohort else None
+
+
+def _open_queues(resources: list[ResourceView], config: dict) -> tuple[list[ResourceView], int]:
+    """ClusterQueues of the stack that admit every namespace (and are not allow-listed), and the queue count."""
     shared = [p for p in config.get("sharedQueues") or [] if isinstance(p, str)]
-    if name is not None and any(fnmatchcase(name, pattern) for pattern in shared):
+    queues = [r for r in resources if kueue_kind(r) == "ClusterQueue"]
+    open_queues = []
+    for queue in queues:
+        if not selects_every_namespace(at(queue.props, "spec.namespaceSelector")):
+            continue
+        name = object_name(queue)
+        if name is not None and any(fnmatchcase(name, pattern) for pattern in shared):
+            continue
+        open_queues.append(queue)
+    return open_queues, len(queues)
+
+
+def _open_queue_message(resource: ResourceView, why: str) -> str:
+    selector = at(resource.props, "spec.namespaceSelector")
+    return (
+        f"ClusterQueue {display_name(resource)!r} has spec.namespaceSelector {selector!r}, which admits every "
+        f"namespace: {why}. Select the team's namespaces (e.g. matchLabels "
+        "{kubernetes.io/metadata.name: <team namespace>}), or, if the queue is meant to be shared, list it in "
+        "this policy's config sharedQueues."
+    )
+
+
+def check_team_isolation(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """team-isolation: a ClusterQueue admitting every namespace where other teams' queues or quota exist.
+
+    Teams see each other's capacity when such a queue shares a cohort (it borrows the others' quota) or sits
+    beside other ClusterQueues (any team's LocalQueue can point at it and spend its quota).
+    """
+    open_queues, total = _open_queues(resources, config)
+    findings: list[tuple[str | None, str]] = []
+    for queue in open_queues:
+        cohort = _cohort_of(queue)
+        if cohort is not None:
+            why = f"any team's LocalQueue can point at it and borrow the quota of cohort {cohort!r}"
+        elif total > 1:
+            why = f"any team's LocalQueue can point at it and use its quota ({total} ClusterQueues in this stack)"
+        else:
+            continue
+        findings.append((queue.urn, _open_queue_message(queue, why)))
+    return findings
+
+
+def check_single_open_queue(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """team-isolation-single-queue: the only ClusterQueue of a stack, in no cohort, admits every namespace.
+
+    That is the one-queue-for-everyone layout (xpk, Cluster Toolkit): not a leak between teams here, but a
+    stack that adds a second team later inherits it, so it is advised.
+    """
+    open_queues, total = _open_queues(resources, config)
+    if total != 1:
         return []
     return [
-        f"ClusterQueue {display_name(resource)!r} has spec.namespaceSelector {selector!r}, which admits every "
-        "namespace: any team's LocalQueue can point at it and use its quota. Select the team's namespaces "
-        "(e.g. matchLabels {kubernetes.io/metadata.name: <team namespace>}), or, if the queue is meant to be "
-        "shared, list it in this policy's config sharedQueues."
+        (queue.urn, _open_queue_message(queue, "every namespace shares this one queue, so teams cannot be told apart"))
+        for queue in open_queues
+        if _cohort_of(queue) is None
     ]
 
 

@@ -6,6 +6,7 @@ import json
 from datetime import datetime, timezone
 
 from components.model import POOL_LABEL, derive
+from components.node_settings import CAPACITY_LABEL, PoolRequest, ReservationTarget, node_pool_settings
 from components.spec import load_environment
 from spec_data import NOW, dev, prod
 
@@ -49,13 +50,13 @@ def test_multi_host_tpu_pool_is_one_node_pool_per_slice():
     assert pool.max_nodes == 8
 
 
-def test_single_multi_host_slice_keeps_the_slice_suffix():
+def test_single_multi_host_slice_is_named_like_the_pool():
     env = prod()
     env["nodePools"][1]["slices"] = 1
     for team in env["teams"]:
         team["quota"].pop("v6e-16", None)
     env["teams"][1]["quota"]["v6e-16"] = 16
-    assert [n.name for n in model_of(env).pool("v6e-16").node_pools] == ["v6e-16-s0"]
+    assert [n.name for n in model_of(env).pool("v6e-16").node_pools] == ["v6e-16"]  # as node_settings names it
 
 
 def test_single_host_tpu_pool_scales_to_slices_nodes():
@@ -141,8 +142,54 @@ def test_node_labels_and_selector_identify_the_pool():
     env = prod()
     env["nodePools"][3]["labels"] = {"tier": "inference"}
     pool = model_of(env).pool("l4-spot")
-    assert pool.node_labels == {"tier": "inference", POOL_LABEL: "l4-spot"}
+    assert pool.node_labels == {"tier": "inference", POOL_LABEL: "l4-spot", CAPACITY_LABEL: "spot"}
     assert pool.node_selector == {"cloud.google.com/gke-accelerator": "nvidia-l4", POOL_LABEL: "l4-spot"}
+
+
+def test_node_pool_plans_match_what_node_settings_builds():
+    # The model describes the node pools AcceleratorNodePool creates (components.node_settings).
+    env = prod()
+    env["nodePools"].append(
+        {
+            "name": "ironwood",
+            "machineType": "tpu7x-standard-4t",
+            "tpuTopology": "2x2x2",
+            "capacity": "on-demand",
+            "zones": ["us-east5-a"],
+            "slices": 2,
+        }
+    )
+    env["nodePools"].append(
+        {"name": "v6e-one", "machineType": "ct6e-standard-4t", "tpuTopology": "2x2", "capacity": "spot", "slices": 3}
+    )
+    model = model_of(env)
+    for pool in model.pools:
+        request = PoolRequest(
+            name=pool.name,
+            machine_type=pool.machine_type,
+            capacity=pool.capacity,
+            zones=pool.zones,
+            max_nodes=pool.max_nodes if pool.kind == "gpu" else None,
+            min_nodes=pool.min_nodes,
+            tpu_topology=pool.tpu_topology,
+            slices=pool.slices,
+            reservation=ReservationTarget(pool.reservation_name) if pool.reservation_name else None,
+            labels=pool.labels,
+        )
+        built = node_pool_settings(request)
+        assert [(n.name, n.autoscaling.total_min_node_count, n.autoscaling.total_max_node_count) for n in built] == [
+            (n.name, n.min_nodes, n.max_nodes) for n in pool.node_pools
+        ]
+        assert built[0].labels == pool.node_labels
+        placements = [
+            (
+                (b.placement.type, b.placement.tpu_topology, b.placement.workload_policy)
+                if b.placement
+                else (None, None, None)
+            )
+            for b in built
+        ]
+        assert placements == [(n.placement, n.tpu_topology, n.workload_policy) for n in pool.node_pools]
 
 
 def test_node_resources_come_from_the_catalog():

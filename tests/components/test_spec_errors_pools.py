@@ -278,3 +278,11 @@ def test_capacity_model_unsupported_for_tpu_family():
         issues(env)["nodePools[1].capacity"]
         == "'flex-start' is not available for ct4p-hightpu-4t; supported: reservation, spot, on-demand"
     )
+
+
+def test_labels_gke_capacity_sets_are_refused():
+    env = dev()
+    pool(env)["labels"] = {"gkecap.dev/pool": "other"}
+    assert issues(env)["nodePools[0].labels['gkecap.dev/pool']"] == (
+        "'gkecap.dev/pool' is set by gke-capacity to select this pool; remove it"
+    )

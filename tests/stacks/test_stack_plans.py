@@ -40,7 +40,7 @@ def plans(tmp_path_factory):
     }
     running = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "gkecap.cli", "plan", *args, "--format", "json", "--out", str(base / name)],
+            [sys.executable, "-c", "from gkecap.cli import main; main()", "plan", *args, "--format", "json", "--out", str(base / name)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for name, args in commands.items()

@@ -103,3 +103,14 @@ def test_local_queue_naming_a_missing_cluster_queue_is_advised():
 def test_references_to_a_kind_with_an_auto_named_object_are_not_judged():
     stack = [cluster_queue(), kueue("ResourceFlavor", None, {})]
     assert check_kueue_references(stack, {}) == []
+
+
+def test_a_validator_crash_becomes_a_finding_not_an_error(monkeypatch):
+    from policies.rules import kueue_objects
+
+    def crash(obj, require_name=True):
+        raise TypeError("unhashable type: 'list'")
+
+    monkeypatch.setattr(kueue_objects, "validate_kueue_object", crash)
+    [message] = check(cluster_queue())
+    assert "could not be validated" in message and "TypeError" in message

@@ -85,11 +85,10 @@ def test_unknown_values_at_preview_raise_no_violation():
 
 
 def test_config_reaches_the_rule():
-    props = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "shared"},
-             "spec": {"namespaceSelector": {}, "resourceGroups": []}}
-    token = "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"
-    assert _validate("team-isolation", token, "shared", props)
-    assert _validate("team-isolation", token, "shared", props, {"sharedQueues": ["shared"]}) == []
+    props = {"location": "us-east5", "nodeConfig": {"machineType": "a3-highgpu-8g"}}
+    token = "gcp:container/nodePool:NodePool"
+    assert _validate("allow-lists", token, "h100", props) == []  # nothing configured, nothing enforced
+    assert _validate("allow-lists", token, "h100", props, {"allowedMachineTypes": ["g2-*"]})
 
 
 def test_stack_rule_runs_through_pulumi_policy_args():

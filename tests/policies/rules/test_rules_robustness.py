@@ -14,13 +14,14 @@ RESOURCE_CHECKS = [
     tpu_slices.check_tpu_slice_topology, gpu_pools.check_gpu_accelerator, dws.check_flex_start_settings,
     dws.check_flex_start_recommended, reservations.check_calendar_reservation_window,
     reservations.check_submitted_reservation_protected, kueue_objects.check_kueue_object_valid,
-    team_isolation.check_team_isolation, team_isolation.check_namespace_selector_present,
+    team_isolation.check_namespace_selector_present,
     quota_capacity.check_team_accelerator_limit, allow_lists.check_allow_lists,
 ]
 STACK_CHECKS = [
     tpu_slices.check_tpu_workload_policies, dws.check_queued_admission_check,
     reservations.check_reservation_affinity_match, reservations.check_reservation_affinity_reference,
     kueue_objects.check_kueue_references, quota_capacity.check_quota_capacity, quota_capacity.check_quota_capacity_dws,
+    team_isolation.check_team_isolation, team_isolation.check_single_open_queue,
 ]
 TYPES = [NODE_POOL, CLUSTER, FUTURE_RESERVATION, RESERVATION, RESOURCE_POLICY,
          "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue", "kubernetes:kueue.x-k8s.io/v1beta1:ResourceFlavor",

@@ -1,0 +1,46 @@
+"""gkecap.manifests: one YAML file per kind, numbered in apply order, that loads back to the same objects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from components.kueue_objects import KIND_ORDER, kueue_objects_for_spec
+from components.spec import load_environment
+from gkecap.manifests import file_name, manifest_files, write_manifests
+from tests.components.spec_data import NOW, prod
+
+
+def _objects() -> list[dict]:
+    return kueue_objects_for_spec(load_environment(prod(), project="acme-ml-prod", now=NOW))
+
+
+def test_files_are_numbered_in_apply_order():
+    names = list(manifest_files(_objects(), kueue_version="v0.19.2"))
+    assert names == sorted(names)
+    assert names[0] == "00-namespaces.yaml" and names[-1] == "08-localqueues.yaml"
+    kinds = [next(d for d in yaml.safe_load_all(text) if d)["kind"] for text in
+             manifest_files(_objects(), kueue_version="v0.19.2").values()]
+    assert [KIND_ORDER.index(k) for k in kinds] == sorted(KIND_ORDER.index(k) for k in kinds)
+
+
+def test_each_file_loads_back_to_the_objects_of_its_kind_in_order():
+    objects = _objects()
+    files = manifest_files(objects, kueue_version="v0.19.2")
+    loaded = [doc for name in sorted(files) for doc in yaml.safe_load_all(files[name]) if doc]
+    assert loaded == objects
+
+
+def test_files_say_which_kueue_they_need_and_how_to_apply():
+    text = manifest_files(_objects(), kueue_version="v0.19.2", directory="out/prod/manifests")[file_name("ClusterQueue")]
+    assert "Kueue v0.19.2" in text and "kubectl apply -f out/prod/manifests/" in text
+
+
+def test_writing_replaces_files_of_kinds_no_longer_generated(tmp_path: Path):
+    (tmp_path / file_name("Topology")).write_text("stale")
+    (tmp_path / "notes.yaml").write_text("kept")
+    written = write_manifests(_objects(), tmp_path, kueue_version="v0.19.2")
+    assert not (tmp_path / file_name("Topology")).exists()
+    assert (tmp_path / "notes.yaml").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.glob("0*.yaml")) == sorted(p.name for p in written)
