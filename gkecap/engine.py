@@ -123,7 +123,7 @@ def run_program(
         stack=stack,
         config=config,
         records=monitor.records,
-        logs=engine.entries,
+        logs=engine.entries + [LogEntry("warning", note) for note in monitor.notes],
         invokes=monitor.invokes,
         seconds=time.perf_counter() - started,
     )

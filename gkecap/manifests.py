@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-import yaml
+import json
+import re
 
 from components.kueue_objects import KIND_ORDER
 
@@ -34,16 +35,69 @@ HEADER = (
 )
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style; multi-line strings as literal blocks."""
+# Strings that YAML 1.1 and 1.2 loaders read back as the same string when written plain: a letter first, or
+# a quantity like 936Gi / 500m (digits then letters only); never a bool/null keyword. Everything else is written
+# double-quoted with JSON escapes, which YAML reads the same way.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.@/-]*|[0-9]+(\.[0-9]+)?[A-DF-Za-df-z][A-Za-z]*")
+_KEYWORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"})
 
 
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+def _scalar(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return json.dumps(value)
+    text = str(value)
+    if _PLAIN.fullmatch(text) and text.lower() not in _KEYWORDS:
+        return text
+    return json.dumps(text)
 
 
-_Dumper.add_representer(str, _str)
+def _emit(value: object, indent: str, out: list[str]) -> None:
+    """Block-style YAML of a mapping or sequence, each line prefixed by `indent` (first line by the caller)."""
+    if isinstance(value, dict):
+        for i, (key, item) in enumerate(value.items()):
+            lead = "" if i == 0 else indent
+            _entry(f"{lead}{_scalar(key)}:", item, indent + "  ", out)
+    else:
+        for i, item in enumerate(value):  # type: ignore[attr-defined]
+            lead = "" if i == 0 else indent
+            if isinstance(item, dict) and item:
+                out.append(f"{lead}- ")
+                _emit(item, indent + "  ", out)
+            elif isinstance(item, list) and item:
+                out.append(f"{lead}-\n{indent}  ")
+                _emit(item, indent + "  ", out)
+            else:
+                out.append(f"{lead}- {_inline(item)}\n")
+
+
+def _inline(value: object) -> str:
+    if isinstance(value, dict):
+        return "{}"
+    if isinstance(value, list):
+        return "[]"
+    return _scalar(value)
+
+
+def _entry(head: str, item: object, child_indent: str, out: list[str]) -> None:
+    if isinstance(item, (dict, list)) and item:
+        # lists of a mapping are written at the key's own indentation, as kubectl and PyYAML do
+        nested = child_indent if isinstance(item, dict) else child_indent[:-2]
+        out.append(f"{head}\n{nested}")
+        _emit(item, nested, out)
+    else:
+        out.append(f"{head} {_inline(item)}\n")
+
+
+def to_yaml_document(obj: dict) -> str:
+    out: list[str] = []
+    _emit(obj, "", out)
+    return "".join(out)
 
 
 def file_name(kind: str) -> str:
@@ -53,9 +107,7 @@ def file_name(kind: str) -> str:
 
 def to_yaml(objects: Iterable[dict]) -> str:
     """Objects as one multi-document YAML stream (keys in the order built, so output is stable)."""
-    return "".join(
-        "---\n" + yaml.dump(obj, Dumper=_Dumper, sort_keys=False, default_flow_style=False) for obj in objects
-    )
+    return "".join("---\n" + to_yaml_document(obj) for obj in objects)
 
 
 def manifest_files(objects: list[dict], *, kueue_version: str, directory: str = "manifests",

@@ -10,6 +10,7 @@ feature probes and the rest are the stock ones.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from pulumi.runtime.mocks import MockMonitor
 from pulumi.runtime.proto import resource_pb2
 from pulumi.runtime.sync_await import _sync_await
 
+from gkecap import remote_components
 from gkecap.mocks import GkeMocks
 from gkecap.resource_record import ROOT_STACK_TYPE, ResourceRecord, make_urn
 
@@ -45,6 +47,7 @@ class RecordingMonitor(MockMonitor):
         self.records: list[ResourceRecord] = []
         self.by_urn: dict[str, ResourceRecord] = {}
         self.invokes: list[str] = []
+        self.notes: list[str] = []  # what could not be evaluated offline
         self._lock = threading.Lock()
 
     # Engine URN scheme, not MockMonitor's (which drops all but the last parent type and keeps the stack's).
@@ -59,7 +62,7 @@ class RecordingMonitor(MockMonitor):
         custom = request.custom
         if type_ == ROOT_STACK_TYPE:
             resource_id, outputs = "", struct_pb2.Struct()
-        elif custom or request.remote:
+        elif custom:
             resource_id, extra = self.mocks.computed_outputs(type_, name, inputs)
             if request.importId:
                 resource_id = request.importId
@@ -67,25 +70,52 @@ class RecordingMonitor(MockMonitor):
             outputs.CopyFrom(inputs)
             if extra:
                 outputs.update(extra)
+        elif request.remote:
+            resource_id, outputs = "", struct_pb2.Struct()
+            outputs.CopyFrom(inputs)  # a remote component echoes its inputs; its children come from _construct
         else:
             resource_id, outputs = "", struct_pb2.Struct()  # a component's outputs come from register_outputs
-        self._record(
-            ResourceRecord(
-                urn=urn,
-                type=type_,
-                name=name,
-                custom=custom,
-                parent=request.parent or None,
-                dependencies=tuple(request.dependencies),
-                property_dependencies={k: tuple(v.urns) for k, v in request.propertyDependencies.items()},
-                provider=request.provider or None,
-                id=resource_id or None,
-                options=_options(request),
-                inputs_struct=inputs,
-                outputs_struct=outputs,
-            )
+        record = ResourceRecord(
+            urn=urn,
+            type=type_,
+            name=name,
+            custom=custom,
+            parent=request.parent or None,
+            dependencies=tuple(request.dependencies),
+            property_dependencies={k: tuple(v.urns) for k, v in request.propertyDependencies.items()},
+            provider=request.provider or None,
+            id=resource_id or None,
+            options=_options(request),
+            inputs_struct=inputs,
+            outputs_struct=outputs,
         )
+        self._record(record)
+        if request.remote:
+            self._construct(record)
         return resource_pb2.RegisterResourceResponse(urn=urn, id=resource_id, object=outputs)
+
+    def _construct(self, component: ResourceRecord) -> None:
+        """Register what the provider's Construct would for a remote component we can expand."""
+        children, notes = remote_components.expand(component.type, component.name, component.inputs, Path.cwd())
+        self.notes += notes
+        for child in children:
+            resource_id, extra = self.mocks.computed_outputs(child.type, child.name, child.object)
+            self._record(
+                ResourceRecord(
+                    urn=self.make_urn(component.urn, child.type, child.name),
+                    type=child.type,
+                    name=child.name,
+                    custom=True,
+                    parent=component.urn,
+                    dependencies=(),
+                    property_dependencies={},
+                    provider=component.provider,
+                    id=resource_id,
+                    options={**_DEFAULT_OPTIONS, "provider": component.provider},
+                    inputs=child.object,
+                    outputs={**child.object, **extra},
+                )
+            )
 
     def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:  # noqa: N802
         # `Resource.get(...)`: an existing resource the program reads; the engine marks it external.
@@ -147,6 +177,22 @@ class RecordingMonitor(MockMonitor):
             self.by_urn[record.urn] = record
         if self.on_record is not None:
             self.on_record(record)
+
+
+_DEFAULT_OPTIONS: dict[str, Any] = {
+    "custom": True,
+    "protect": False,
+    "ignoreChanges": [],
+    "deleteBeforeReplace": None,
+    "retainOnDelete": None,
+    "aliases": [],
+    "additionalSecretOutputs": [],
+    "replaceOnChanges": [],
+    "customTimeouts": None,
+    "deletedWith": None,
+    "provider": None,
+    "importId": None,
+}
 
 
 def _options(request: resource_pb2.RegisterResourceRequest) -> dict[str, Any]:

@@ -16,9 +16,10 @@ config=...)` or `stack_policy(...)`. `types` limits a rule to some type tokens (
 token); `config` is the policy's JSON-schema properties, each with a `default` that the check receives
 when the user sets nothing (the Pulumi engine fills defaults the same way). Numbers arrive as int when
 integral. A value unknown during preview is `UNKNOWN`; if a check raises on a resource that holds one,
-the policy reports "can't be known during preview" (advisory) as pulumi_policy does for unknowns. The pack
-runs with its own directory on sys.path, so never name a module in `policies/` after a stdlib or
-third-party module.
+the policy reports "can't be known during preview" (advisory) as pulumi_policy does for unknowns; if it
+raises otherwise, the policy reports that it could not check the resource, at its own level, and the
+other policies still run. The pack runs with its own directory on sys.path, so never name a module in
+`policies/` after a stdlib or third-party module.
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ def resource_policy(
             parent=args.opts.parent or None,
             provider=_provider(args.provider),
         )
-        for message in _run(check, view, _config(args.get_config(), defaults), unknown_at):
-            report_violation(message, None)
+        messages = _run(name, check, view, _config(args.get_config(), defaults), unknown_at)
+        for message in messages:
+            report_violation(message if isinstance(message, str) else message[1], None)
 
     return ResourceValidationPolicy(
         name=name,
@@ -153,7 +155,8 @@ def stack_policy(
                     provider=_provider(r.provider),
                 )
             )
-        for urn, message in _run(check, views, _config(args.get_config(), defaults), unknown_at):
+        for found in _run(name, check, views, _config(args.get_config(), defaults), unknown_at):
+            urn, message = (None, found) if isinstance(found, str) else found
             report_violation(message, urn or None)
 
     return StackValidationPolicy(
@@ -168,14 +171,19 @@ def stack_policy(
     )
 
 
-def _run(check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None):
+def _run(name: str, check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None) -> list[Any]:
     try:
         return list(check(subject, config) or ())
-    except Exception as exc:  # noqa: BLE001 -- re-raised unless an unknown value explains it
-        if unknown_at is None:
-            raise
-        # As pulumi_policy does when a policy touches an unknown: an advisory "can't run during preview".
-        raise UnknownValueError(UNKNOWN_STRING_VALUE, unknown_at) from exc
+    except Exception as exc:  # noqa: BLE001 -- a rule must not take the whole preview down
+        if unknown_at is not None:
+            # As pulumi_policy does when a policy touches an unknown: an advisory "can't run during preview".
+            raise UnknownValueError(UNKNOWN_STRING_VALUE, unknown_at) from exc
+        # Fail closed, at the policy's own level, and let every other policy still run: a resource
+        # shaped so that the rule cannot read it is not known to be compliant.
+        return [
+            f"policy {name!r} could not check this: {type(exc).__name__}: {exc}. "
+            "Check the resource's properties; if they are valid, this is a bug in the rule."
+        ]
 
 
 def _type_matcher(types: TypeFilter) -> Callable[[str], bool]:

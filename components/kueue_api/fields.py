@@ -44,7 +44,8 @@ class KueueModel(BaseModel):
     """Base of every Kueue model: camelCase aliases, unknown fields rejected.
 
     `field_rules` maps a field's JSON name to the rule id of KUEUE_VALIDATION.md its schema errors belong to
-    (or to a pair: rule of the list, rule of its items); `default_rule` covers the model's other fields. `field_hints` adds advice to an unknown-field error.
+    (or to a pair: rule of the list, rule of its items); `default_rule` covers the model's other fields.
+    `field_hints` adds advice to an unknown-field error.
     """
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
@@ -127,7 +128,8 @@ def label_key_format(max_length: int) -> Any:
     hint = "must be a label key such as 'cloud.google.com/gke-nodepool' (optional DNS prefix and '/', then a name)"
     return Annotated[str, Strict(), Field(min_length=1, max_length=max_length),
                      _schema(pattern=LABEL_KEY_FORMAT_PATTERN),
-                     _checked_str(_pattern_errors(LABEL_KEY_PATTERN, hint), "label_key_format", "label-key-format name")]
+                     _checked_str(_pattern_errors(LABEL_KEY_PATTERN, hint), "label_key_format",
+                                  "label-key-format name")]
 
 
 KindName = Annotated[str, Strict(), Field(max_length=63), _schema(pattern=KIND_NAME_PATTERN), _checked_str(
@@ -219,4 +221,3 @@ class _ListSet:
 ListSet = _ListSet()
 
 StopPolicy = Literal["None", "Hold", "HoldAndDrain"]
-TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]

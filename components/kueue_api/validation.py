@@ -19,7 +19,7 @@ from components.kueue_api.schema_check import schema_problems
 from components.kueue_api.webhook_rules import WEBHOOK_CHECKS
 
 # Cohort reuses ClusterQueue's resource-group models; its rules have their own ids (KUEUE_VALIDATION.md R-CO-*).
-_COHORT_RULE_IDS = {"R-CQ-19": "R-CO-3", "R-CQ-20": "R-CO-3", "R-CQ-21": "R-CO-3", "R-CQ-12": "R-CO-1"}
+_COHORT_RULE_IDS = {"R-CQ-19": "R-CO-3", "R-CQ-20": "R-CO-3", "R-CQ-21": "R-CO-3"}
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def _metadata_problems(obj: dict[str, Any], kind: str, require_name: bool) -> li
     if isinstance(annotations, dict):
         for key in annotations:
             for err in names.qualified_name_errors(str(key)):
-                problems.append(("R-META-2", f"metadata.annotations[{key}]", f"annotation key {key!r} is invalid: {err}"))
+                problems.append(("R-META-2", f"metadata.annotations[{key}]",
+                                 f"annotation key {key!r} is invalid: {err}"))
     namespace = metadata.get("namespace")
     if kind in NAMESPACED_KINDS and isinstance(namespace, str) and namespace:
         for err in names.dns1123_label_errors(namespace):

@@ -118,3 +118,22 @@ def test_a_pack_that_fails_to_start_reports_its_error(tmp_path):
 def test_a_directory_without_pulumipolicy_yaml_is_not_a_pack(tmp_path):
     with pytest.raises(PolicyPackError, match="no PulumiPolicy.yaml"):
         PolicyPackProcess(tmp_path, project="demo", stack="dev").start()
+
+
+def test_analyze_request_carries_options_provider_and_timeouts():
+    from gkecap.analyzer_client import _provider_of, analyze_request
+
+    provider = ResourceRecord(
+        urn="urn:pulumi:dev::demo::pulumi:providers:kubernetes::k8s", type="pulumi:providers:kubernetes", name="k8s", custom=True,
+        parent=None, dependencies=(), property_dependencies={}, provider=None, id="pid", options={}, inputs={"namespace": "ml"},
+    )
+    namespace = ResourceRecord(
+        urn="urn:pulumi:dev::demo::kubernetes:core/v1:Namespace::ns", type="kubernetes:core/v1:Namespace", name="ns", custom=True,
+        parent=STACK_URN, dependencies=(), property_dependencies={}, provider=provider.urn + "::pid", id="ns",
+        options={"protect": True, "deleteBeforeReplace": False, "customTimeouts": {"create": "5m", "update": "", "delete": "1h30m"}},
+        inputs={"metadata": {"name": "ns"}},
+    )
+    request = analyze_request(namespace, _provider_of(namespace, {provider.urn: provider}))
+    assert (request.provider.type, request.provider.properties["namespace"]) == ("pulumi:providers:kubernetes", "ml")
+    assert (request.options.protect, request.options.deleteBeforeReplaceDefined, request.options.parent) == (True, True, STACK_URN)
+    assert (request.options.customTimeouts.create, request.options.customTimeouts.delete) == (300, 5400)

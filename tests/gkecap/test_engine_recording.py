@@ -116,3 +116,13 @@ def test_a_second_run_in_the_same_process_starts_clean(raw):
     again = _run("raw_resources", "test")
     assert sorted(r.urn for r in again.records) == sorted(r.urn for r in raw[0].records)
     assert {r.urn: r.inputs for r in again.records} == {r.urn: r.inputs for r in raw[0].records}
+
+
+def test_yaml_manifests_become_resources_under_their_component():
+    records = {r.name: r for r in _run("yaml_manifests", "dev").records}
+    assert records["l4"].type == "kubernetes:kueue.x-k8s.io/v1beta2:ResourceFlavor"  # v1: decoded through the invoke
+    assert records["flavors-h100"].inputs["spec"]["nodeLabels"] == {"cloud.google.com/gke-accelerator": "nvidia-h100-80gb"}
+    assert records["queues-vision/default"].type == "kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue"
+    cluster_queue = records["cluster-queues-research"]  # from a file, relative to the project directory
+    assert cluster_queue.parent == records["cluster-queues"].urn
+    assert cluster_queue.inputs["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]["nominalQuota"] == 8

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from components.kueue_objects import KIND_ORDER, kueue_objects_for_spec
 from components.spec import load_environment
-from gkecap.manifests import file_name, manifest_files, write_manifests
+from gkecap.manifests import file_name, manifest_files, to_yaml_document, write_manifests
 from tests.components.spec_data import NOW, prod
 
 
@@ -44,3 +45,16 @@ def test_writing_replaces_files_of_kinds_no_longer_generated(tmp_path: Path):
     assert not (tmp_path / file_name("Topology")).exists()
     assert (tmp_path / "notes.yaml").read_text() == "kept"
     assert sorted(p.name for p in tmp_path.glob("0*.yaml")) == sorted(p.name for p in written)
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.text(max_size=12),
+                    st.sampled_from(["true", "No", "1e3", "0x1f", "4x4", "936Gi", "500m", "12:30", "~", "", "- a",
+                                     "a: b", "#x", "null", ".inf", "2026-12-07", "1_000", "on"]))
+documents = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(min_size=1, max_size=8), inner, max_size=4)), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(doc=st.dictionaries(st.text(min_size=1, max_size=8), documents, min_size=1, max_size=5))
+def test_yaml_reads_back_exactly_what_was_written(doc):
+    assert yaml.safe_load(to_yaml_document(doc)) == doc

@@ -4,8 +4,8 @@
 openAPIV3Schema: prune nulls, apply defaults, check the schema (jsonschema, with OpenAPI v3 and
 x-kubernetes-* list semantics), then evaluate every x-kubernetes-validations CEL rule at its node
 with cel-python (self = the node; transition rules on oldSelf are skipped: a create has no old object).
-Known formats are checked (date-time, as kube-openapi's strfmt does). It also checks metadata.name as the API server does for custom resources (DNS-1123 subdomain), and,
-with strict=True (kubectl's default field validation), reports unknown fields.
+Known formats are checked (date-time, as kube-openapi's strfmt does). It also checks metadata.name
+as the API server does for custom resources (DNS-1123 subdomain), and, with strict=True (kubectl's default field validation), reports unknown fields.
 
 Use `requires_crds` on tests: they skip with a clear reason where ../shared is absent (a user's clone).
 """

@@ -12,7 +12,7 @@ import pytest
 
 from components.kueue_api import OBJECT_MODELS, TRANSITION_RULES
 from components.kueue_api.fields import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
-from tests.components.kueue_api.test_kueue_api_rule_table import CASES
+from tests.components.kueue_api.kueue_rule_cases import CASES
 from tests.support.kueue_crds import crd_schema, requires_crds, served_kinds
 
 pytestmark = requires_crds

@@ -13,7 +13,8 @@ from components.kueue_api.fields import DNS1123_LABEL_PATTERN, DNS1123_SUBDOMAIN
 # Qualified names as Kubernetes' own validation tests judge them (util/validation/validation_test.go).
 GOOD_QUALIFIED = ["simple", "now-with-dashes", "1-starts-with-num", "1234", "simple/simple", "now-with-dashes/simple",
                   "now-with-dashes/now-with-dashes", "now.with.dots/simple", "now-with.dashes-and.dots/simple",
-                  "1-num.2-num/3-num", "1234/5678", "1.2.3.4/5678", "Uppercase_Is_OK_123", "example.com/Uppercase_Is_OK_123",
+                  "1-num.2-num/3-num", "1234/5678", "1.2.3.4/5678", "Uppercase_Is_OK_123",
+                  "example.com/Uppercase_Is_OK_123",
                   "requests.storage-foo", "a" * 63, "a" * 253 + "/" + "b" * 63, "nvidia.com/gpu", "google.com/tpu"]
 BAD_QUALIFIED = ["", "nospecialchars%^=@", "cantendwithadash-", "-cantstartwithadash-", "only/one/slash",
                  "Example.com/abc", "example_com/abc", "example.com/", "/simple", "a" * 64, "a" * 254 + "/abc", "@cpu"]

@@ -74,8 +74,8 @@ def test_non_kueue_objects_are_ignored(thing: object) -> None:
 
 def test_go_omits_empty_optional_strings() -> None:
     # Kueue's Go types mark these omitempty: a Go client never sends "", so "" means "unset" (then defaulted).
-    spec = {"cohortName": "", "queueingStrategy": "", "preemption": {"reclaimWithinCohort": "", "withinClusterQueue": ""},
-            "flavorFungibility": {"whenCanBorrow": ""}}
+    spec = {"cohortName": "", "queueingStrategy": "", "flavorFungibility": {"whenCanBorrow": ""},
+            "preemption": {"reclaimWithinCohort": "", "withinClusterQueue": ""}}
     assert validate_kueue_object(cq(spec)) == []
     assert _rules(cq({"cohortName": "", "resourceGroups": [GROUP_WITH_BORROWING]})) == {"R-CQ-7"}
 
