@@ -3,10 +3,11 @@ cohort), a GPU pool and a TPU pool per department, calendar reservations, borrow
 
     python benchmarks/generate.py --teams 1000 > /tmp/Pulumi.org1000.yaml
 
-Every department of ten teams gets one GPU pool, cycling through the capacity models (queued H100,
+Every department of ten teams uses one GPU pool, cycling through the capacity models (queued H100,
 flex-start H100, spot L4, calendar H100 with its own future reservation), and one flex-start TPU v6e
-4x4 pool of two multi-host slices. Quotas split each pool's capacity among the department's teams
-(never over-committed), some teams get borrowing or lending limits and a fair-sharing weight. The
+4x4 pool of multi-host slices; up to 32 GPU and 16 TPU pools, shared by departments beyond that, each
+sized for the departments on it. Quotas split a department's share among its teams (never
+over-committed); some teams get borrowing or lending limits and a fair-sharing weight. The
 result is a valid environment: `gkecap plan --config FILE` plans it with exit 0.
 
 Reservations start `--start-in-days` after `--now` (default: today), inside the GPU calendar window.
@@ -32,8 +33,13 @@ GPU_POOL_KINDS: tuple[tuple[str, str, int, int], ...] = (
     ("spot", "g2-standard-48", 4, 10),
     ("calendar", "a3-highgpu-8g", 8, 10),
 )
-TPU_SLICES = 2  # v6e 4x4: 16 chips, 4 VMs per slice
+TPU_SLICES = 2  # per department; v6e 4x4: 16 chips, 4 VMs per slice
 TPU_CHIPS = 16 * TPU_SLICES
+# Kueue allows 64 flavors in a ClusterQueue resource group (FACTS D), and every team queue lists every pool
+# of its resource; big organisations therefore share pools between departments (department d uses pool
+# d % pools, whose capacity grows with the departments on it).
+MAX_GPU_POOLS = 32
+MAX_TPU_POOLS = 16
 
 
 def _split(total: int, parts: int) -> list[int]:
@@ -47,36 +53,45 @@ def organisation(teams: int, *, now: datetime, start_in_days: int = 30) -> dict[
     if teams < 1:
         raise ValueError("teams: at least 1")
     departments = (teams + TEAMS_PER_DEPARTMENT - 1) // TEAMS_PER_DEPARTMENT
+    gpu_pools = min(departments, MAX_GPU_POOLS)
+    tpu_pools = min(departments, MAX_TPU_POOLS)
     start = (now + timedelta(days=start_in_days)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+    def sharing(index: int, pools: int) -> int:
+        """Departments on pool ``index`` when department d uses pool d % pools."""
+        return len(range(index, departments, pools))
+
     node_pools: list[dict[str, Any]] = []
     reservations: list[dict[str, Any]] = []
-    cohorts: list[dict[str, Any]] = [{"name": "org"}]
-    team_specs: list[dict[str, Any]] = []
-    for d in range(departments):
-        dept = f"dept-{d:03d}"
-        zone = ZONES[d % len(ZONES)]
-        members = list(range(d * TEAMS_PER_DEPARTMENT, min(teams, (d + 1) * TEAMS_PER_DEPARTMENT)))
-        capacity, machine, per_vm, vms = GPU_POOL_KINDS[d % len(GPU_POOL_KINDS)]
-        gpu_pool = f"{dept}-gpu"
-        pool: dict[str, Any] = {"name": gpu_pool, "machineType": machine, "capacity": capacity, "zones": [zone]}
+    for g in range(gpu_pools):
+        capacity, machine, _, vms = GPU_POOL_KINDS[g % len(GPU_POOL_KINDS)]
+        vms *= sharing(g, gpu_pools)
+        zone = ZONES[g % len(ZONES)]
+        pool: dict[str, Any] = {"name": f"gpu-{g:02d}", "machineType": machine, "capacity": capacity, "zones": [zone]}
         if capacity == "calendar":
-            reservation = f"{dept}-run"
             reservations.append({
-                "name": reservation, "machineType": machine, "count": vms, "zone": zone,
+                "name": f"run-{g:02d}", "machineType": machine, "count": vms, "zone": zone,
                 "start": start.strftime("%Y-%m-%dT%H:%M:%SZ"), "days": 14,
             })
-            pool["reservation"] = reservation
+            pool["reservation"] = f"run-{g:02d}"
         else:
             pool["maxNodes"] = vms
         if capacity in ("queued", "flex-start"):
             pool["maxRunDuration"] = 86400
-        tpu_pool = f"{dept}-v6e"
-        node_pools += [
-            pool,
-            {"name": tpu_pool, "machineType": "ct6e-standard-4t", "tpuTopology": "4x4", "capacity": "flex-start",
-             "zones": [zone], "slices": TPU_SLICES},
-        ]
+        node_pools.append(pool)
+    for t in range(tpu_pools):
+        node_pools.append({"name": f"v6e-{t:02d}", "machineType": "ct6e-standard-4t", "tpuTopology": "4x4",
+                           "capacity": "flex-start", "zones": [ZONES[t % len(ZONES)]],
+                           "slices": TPU_SLICES * sharing(t, tpu_pools)})
+
+    cohorts: list[dict[str, Any]] = [{"name": "org"}]
+    team_specs: list[dict[str, Any]] = []
+    for d in range(departments):
+        dept = f"dept-{d:03d}"
         cohorts.append({"name": dept, "parent": "org"})
+        gpu_pool, tpu_pool = f"gpu-{d % gpu_pools:02d}", f"v6e-{d % tpu_pools:02d}"
+        _, _, per_vm, vms = GPU_POOL_KINDS[(d % gpu_pools) % len(GPU_POOL_KINDS)]
+        members = list(range(d * TEAMS_PER_DEPARTMENT, min(teams, (d + 1) * TEAMS_PER_DEPARTMENT)))
         gpu_shares = _split(per_vm * vms, len(members))
         tpu_shares = _split(TPU_CHIPS, len(members))
         for i, t in enumerate(members):

@@ -17,6 +17,10 @@ _EXPORTS = {
     "EnvironmentSpec": "components.spec",
     "load_environment": "components.spec",
     "SpecError": "components.spec",
+    "load_stack_config": "components.spec",
+    "load_stack_file": "components.spec",
+    "derive": "components.model",
+    "CapacityModel": "components.model",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -17,6 +17,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 """
 
 import re
+from datetime import timezone
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
@@ -105,7 +106,7 @@ class Environment(pulumi.ComponentResource):
                 "machine_type": res.machine_type,
                 "count": res.count,
                 "zone": res.zone,
-                "start": res.start.isoformat().replace("+00:00", "Z"),
+                "start": res.start.astimezone(timezone.utc).isoformat().replace("+00:00", "Z"),
                 "days": res.days,
                 "share_with": list(res.share_with),
                 "submit": res.submit,

@@ -92,11 +92,14 @@ def cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
         )
         for p in pools
     ]
-    preemption = {
+    preemption: dict = {
         "reclaimWithinCohort": team.preemption.reclaim_within_cohort,
         "withinClusterQueue": team.preemption.within_cluster_queue,
-        "borrowWithinCohort": {"policy": team.preemption.borrow_within_cohort},
     }
+    # Never is Kueue's default; leaving it out also keeps the field away from fair sharing, where Kueue
+    # deprecated it ("may only be configured with Classical Preemption", CHANGELOG-0.10 #4165/#4819).
+    if team.preemption.borrow_within_cohort != "Never":
+        preemption["borrowWithinCohort"] = {"policy": team.preemption.borrow_within_cohort}
     checks = {admission_check_name(p.name): [p.name] for p in pools if p.queued}
     return kueue_api.cluster_queue(
         team.name,

@@ -20,6 +20,10 @@ from components.calendar_window import (
     WindowProblem,
     as_utc_datetime,
     check_calendar_request,
+    check_count,
+    check_days,
+    check_share_with,
+    check_workload_type,
     utc_text,
     window_end,
 )
@@ -232,7 +236,15 @@ def _check(
     workload_type = args.get("workload_type")
     if kind == "tpu" and workload_type is None:
         workload_type = DEFAULT_TPU_WORKLOAD_TYPE
+    share_with = args.get("share_with") or ()
     if start is None or days is None or count is None:
+        # Still report every rule that does not need the missing value.
+        if days is not None:
+            problems += check_days(days)
+        if count is not None:
+            problems += check_count(count, kind=kind, machine_type=machine_type, tpu_family=tpu_family,
+                                    workload_type=workload_type)
+        problems += check_workload_type(workload_type, kind=kind) + check_share_with(share_with)
         return problems, None, None, kind
     problems += check_calendar_request(
         kind=kind,
@@ -243,7 +255,7 @@ def _check(
         machine_type=machine_type if is_gpu_machine_type(machine_type) else None,
         tpu_family=tpu_family,
         workload_type=workload_type,
-        share_with=args.get("share_with") or (),
+        share_with=share_with,
     )
     return problems, start, window_end(start, days), kind
 

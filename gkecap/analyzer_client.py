@@ -18,8 +18,10 @@ AnalyzeStack once with every resource but providers (outputs, parent, dependenci
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
 import queue
 import re
 import subprocess
@@ -134,8 +136,20 @@ def pack_python(pack_dir: Path) -> str:
     return sys.executable
 
 
+def _end_with_parent() -> None:
+    """In the child before exec: get SIGTERM when the spawning thread's process goes away, so a killed
+    `gkecap` never leaves a pack behind (the pack itself waits forever). Linux prctl(PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
 class PolicyPackProcess:
-    """A running policy pack and a client of its Analyzer service."""
+    """A running policy pack and a client of its Analyzer service.
+
+    Start it from a thread that outlives it (the main thread): on Linux the pack ends with that thread.
+    """
 
     def __init__(
         self,
@@ -195,6 +209,7 @@ class PolicyPackProcess:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            preexec_fn=_end_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
         )
         threading.Thread(target=self._read_stdout, name="policy-pack-stdout", daemon=True).start()
         threading.Thread(target=self._read_stderr, name="policy-pack-stderr", daemon=True).start()
@@ -580,7 +595,7 @@ def _alias_urn(alias: Any, record: ResourceRecord) -> str:
     # An alias spec: the URN it names (engine: Alias.GetURN()), defaults from the resource itself.
     _, rest = record.urn.split("urn:pulumi:", 1)
     stack, project, _ = rest.split("::", 2)
-    parent = "" if alias.get("noParent") else alias.get("parentUrn", record.parent or "")
+    parent = "" if alias.get("noParent") else (alias.get("parentUrn") or record.parent or "")
     return make_urn(alias.get("stack") or stack, alias.get("project") or project, parent, alias.get("type") or record.type, alias.get("name") or record.name)
 
 

@@ -125,6 +125,24 @@ class GkeMocks(pulumi.runtime.Mocks):
             return generated, {"name": generated}
         return f"{name}-id", {}
 
+    @staticmethod
+    def fields_of_id(resource_id: str) -> dict[str, str]:
+        """What a Google Cloud id says about a resource read with `.get()`:
+        `projects/P/locations/L/clusters/C[/nodePools/N]` -> project, location, cluster/name..."""
+        parts = resource_id.strip("/").split("/")
+        if len(parts) < 2 or parts[0] != "projects":
+            return {}
+        fields = {"project": parts[1]}
+        scope = {"locations": "location", "zones": "zone", "regions": "region"}
+        for key, value in zip(parts[2::2], parts[3::2]):
+            if key in scope:
+                fields[scope[key]] = value
+            elif key == "clusters" and len(parts) > 6:
+                fields["cluster"] = value  # a node pool's cluster
+            else:
+                fields["name"] = value
+        return fields
+
     def _autoname(self, type_: str, name: str, inputs: Any) -> str:
         given = _get(inputs, "name")
         return given if isinstance(given, str) and given else f"{name}-{_digest(type_, name)[:7]}"

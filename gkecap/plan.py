@@ -166,18 +166,19 @@ def plan(
     finished = False
     if not no_policies:
         # Started first: the pack boots while the spec is validated and the program runs.
-        pack = PolicyPackProcess(
-            policy_pack or default_policy_pack(),
-            project=program.project,
-            stack=stack_name,
-            stack_config=config.runtime,
-            secret_keys=config.secret_keys,
-        )
         try:
+            pack = PolicyPackProcess(
+                policy_pack or default_policy_pack(),
+                project=program.project,
+                stack=stack_name,
+                stack_config=config.runtime,
+                secret_keys=config.secret_keys,
+            )
             analysis = StreamingAnalysis(pack, policy_settings).start()
-        except PolicyPackError as exc:
-            pack.close()
-            raise PlanError([str(exc)]) from None
+        except (PolicyPackError, OSError) as exc:
+            if pack is not None:
+                pack.close()
+            raise PlanError([f"--policy-pack: {exc}"]) from None
     try:
         t0 = time.perf_counter()
         spec = validate_environment(config)
@@ -235,7 +236,10 @@ def check_state(
     policy_settings = _policy_settings(policy_config_file)
     policies = None
     if not no_policies:
-        pack = PolicyPackProcess(policy_pack or default_policy_pack(), project=project, stack=stack, dry_run=False)
+        try:
+            pack = PolicyPackProcess(policy_pack or default_policy_pack(), project=project, stack=stack, dry_run=False)
+        except PolicyPackError as exc:
+            raise PlanError([f"--policy-pack: {exc}"]) from None
         try:
             analysis = StreamingAnalysis(pack, policy_settings).start()
             for record in records:
@@ -273,7 +277,15 @@ def validate_environment(config: StackConfig) -> Any:
     try:
         return load_environment(data, project=config.get("gcp:project"))
     except ValueError as exc:
-        raise PlanError(error_problems(exc, prefix=f"{config.path or 'config'}: {ENVIRONMENT_KEY}")) from None
+        raise PlanError(error_problems(exc, prefix=f"{_shown(config.path) if config.path else 'config'}: {ENVIRONMENT_KEY}")) from None
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the working directory when it is below it (shorter messages)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def program_problems(failure: ProgramFailed) -> list[str]:

@@ -23,6 +23,7 @@ from pulumi.runtime.sync_await import _sync_await
 from gkecap import remote_components
 from gkecap.mocks import GkeMocks
 from gkecap.resource_record import ROOT_STACK_TYPE, ResourceRecord, make_urn
+from gkecap.struct_values import struct_to_plain
 
 
 class RecordingMonitor(MockMonitor):
@@ -120,11 +121,11 @@ class RecordingMonitor(MockMonitor):
     def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:  # noqa: N802
         # `Resource.get(...)`: an existing resource the program reads; the engine marks it external.
         urn = self.make_urn(request.parent, request.type, request.name)
-        _, extra = self.mocks.computed_outputs(request.type, request.name, request.properties)
+        known = {**self.mocks.fields_of_id(request.id), **struct_to_plain(request.properties)}
+        _, extra = self.mocks.computed_outputs(request.type, request.name, known)
         outputs = struct_pb2.Struct()
         outputs.CopyFrom(request.properties)
-        if extra:
-            outputs.update(extra)
+        outputs.update({**self.mocks.fields_of_id(request.id), **extra})
         self._record(
             ResourceRecord(
                 urn=urn,
@@ -228,7 +229,7 @@ def _alias(alias: Any) -> Any:
         return alias.urn
     spec = alias.spec
     out: dict[str, Any] = {k: v for k in ("name", "type", "stack", "project") if (v := getattr(spec, k))}
-    if spec.HasField("parentUrn"):
+    if spec.HasField("parentUrn") and spec.parentUrn:  # empty: the resource's own parent
         out["parentUrn"] = spec.parentUrn
     if spec.HasField("noParent"):
         out["noParent"] = spec.noParent

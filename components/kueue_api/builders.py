@@ -80,6 +80,11 @@ def resource_group(flavors: Sequence[Mapping[str, Any]], covered_resources: Sequ
     return {"coveredResources": list(covered_resources), "flavors": flavor_list}
 
 
+def _full_api_version(api_version: str) -> str:
+    """Accept both "v1beta2" and "kueue.x-k8s.io/v1beta2", as `manifest` does."""
+    return api_version if "/" in api_version else f"kueue.x-k8s.io/{api_version}"
+
+
 def cluster_queue(name: str, *, resource_groups: Sequence[Mapping[str, Any]] = (), cohort: str | None = None,
                   namespace_selector: Mapping[str, Any] | None = None, queueing_strategy: str | None = None,
                   preemption: KueueModel | Mapping[str, Any] | None = None,
@@ -93,9 +98,10 @@ def cluster_queue(name: str, *, resource_groups: Sequence[Mapping[str, Any]] = (
     if admission_checks:
         strategy = {"admissionChecks": [_spec(name=check, onFlavors=list(on) if on is not None else None)
                                         for check, on in admission_checks.items()]}
+    v1beta1 = _full_api_version(api_version) == V1BETA1  # v1beta1 calls the field `cohort`
     spec = _spec(resourceGroups=[dict(g) for g in resource_groups] or None,
-                 cohortName=cohort if api_version == V1BETA2 else None,
-                 cohort=cohort if api_version == V1BETA1 else None,
+                 cohortName=None if v1beta1 else cohort,
+                 cohort=cohort if v1beta1 else None,
                  namespaceSelector=dict(namespace_selector) if namespace_selector is not None else None,
                  queueingStrategy=queueing_strategy, preemption=_plain(preemption),
                  flavorFungibility=_plain(flavor_fungibility), fairSharing=_weight(fair_sharing_weight),

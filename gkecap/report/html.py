@@ -31,8 +31,8 @@ th{background:#f6f8fa;font-weight:600}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.total td{font-weight:600;border-top:2px solid #d0d7de}
 tr.first td{border-top:1px solid #d0d7de}
-.chart{margin:8px 0 16px}.chart svg{max-width:100%;height:auto}
-.charts{display:grid;grid-template-columns:1fr;gap:8px}
+.chart{margin:8px auto 16px;max-width:940px}.chart svg{width:100%;height:auto}
+.charts{display:block}
 .level-mandatory{color:#cf222e}.level-advisory{color:#9a6700}.level-disabled{color:#57606a}
 .fix{color:#1a7f37}
 details summary{cursor:pointer;color:#0969da}
@@ -184,7 +184,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
     """The report page of a plan (a PlanResult or anything with the same attributes)."""
     now = now or datetime.now(timezone.utc)
     rows = facts.violation_rows(result.violations, facts.remediations_of(result))
-    title = f"{result.project} / {result.stack}: capacity plan"
+    title = f"{(model.project if model is not None else None) or result.project} / {result.stack}: capacity plan"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

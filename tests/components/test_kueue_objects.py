@@ -171,6 +171,12 @@ def test_topology_aware_scheduling_adds_the_topology_to_gpu_flavors():
     assert "topologyName" not in find(objects, "ResourceFlavor", "v6e-16")["spec"]  # TPU slice topology rules
 
 
+def test_topology_aware_scheduling_skips_pools_that_scale_on_pending_pods():
+    objects = objects_of(with_kueue(prod(), topologyAwareScheduling=True))
+    assert find(objects, "ResourceFlavor", "h100-dec")["spec"]["topologyName"] == TOPOLOGY_NAME  # calendar
+    assert "topologyName" not in find(objects, "ResourceFlavor", "l4-spot")["spec"]
+
+
 def test_without_topology_aware_scheduling_no_flavor_names_a_topology():
     objects = objects_of(prod())
     assert not of_kind(objects, "Topology")

@@ -33,8 +33,7 @@ def expected_queue(team: str, gpus: int) -> dict:
                 "matchLabels": {"gkecap.dev/team": team},
                 "matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": [team]}],
             },
-            "preemption": {"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority",
-                           "borrowWithinCohort": {"policy": "Never"}},
+            "preemption": {"reclaimWithinCohort": "Any", "withinClusterQueue": "LowerPriority"},
             "flavorFungibility": {"whenCanBorrow": "MayStopSearch", "whenCanPreempt": "TryNextFlavor"},
             "fairSharing": {"weight": 1},
         },
@@ -159,8 +158,7 @@ def test_explicit_preemption_is_kept():
     env = over_quota()
     env["teams"][0]["preemption"] = {"reclaimWithinCohort": "Never", "withinClusterQueue": "Never"}
     preemption = find(objects_of(env), "ClusterQueue", "team-a")["spec"]["preemption"]
-    assert preemption == {"reclaimWithinCohort": "Never", "withinClusterQueue": "Never",
-                          "borrowWithinCohort": {"policy": "Never"}}
+    assert preemption == {"reclaimWithinCohort": "Never", "withinClusterQueue": "Never"}
 
 
 def test_a_cohort_shares_its_own_quota():

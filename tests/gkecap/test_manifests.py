@@ -54,7 +54,7 @@ documents = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.text(min_size=1, max_size=8), inner, max_size=4)), max_leaves=20)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(doc=st.dictionaries(st.text(min_size=1, max_size=8), documents, min_size=1, max_size=5))
 def test_yaml_reads_back_exactly_what_was_written(doc):
     assert yaml.safe_load(to_yaml_document(doc)) == doc

@@ -1,6 +1,7 @@
 """`gkecap plan` / `gkecap check`: exit codes 0/1/2, the JSON document, messages without tracebacks."""
 
 import json
+import tempfile
 
 import pytest
 from typer.testing import CliRunner
@@ -10,10 +11,13 @@ from gkecap.cli import app
 from tests.gkecap.engine_fixtures import MINI_PACK, PROGRAMS, STATES
 
 runner = CliRunner()
+_OUT = tempfile.TemporaryDirectory(prefix="gkecap-plan-")  # removed when the test process ends
 RAW = str(PROGRAMS / "raw_resources")
 
 
 def _run(*args: str):
+    if args[0] == "plan":  # keep the report files (out/<stack>/) out of the working tree
+        args = (*args, "--out", tempfile.mkdtemp(dir=_OUT.name))
     return runner.invoke(app, list(args))
 
 
@@ -104,3 +108,9 @@ def test_check_state_rejects_a_file_that_is_not_an_export(tmp_path):
     result = _run("check", "--state", str(state))
     assert result.exit_code == 2
     assert "deployment.resources[0].urn: 'bucket' is not a Pulumi URN" in result.stderr
+
+
+def test_a_directory_that_is_not_a_pack_exits_2(tmp_path):
+    result = _run("plan", "--program", RAW, "--policy-pack", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: --policy-pack: {tmp_path}: not a policy pack (no PulumiPolicy.yaml)"

@@ -208,3 +208,13 @@ def test_typed_spec_models_build_manifests() -> None:
     assert manifest["spec"] == {"cohortName": "research", "resourceGroups": [{"coveredResources": ["cpu"], "flavors": [
         {"name": "f", "resources": [{"name": "cpu", "nominalQuota": "500m", "lendingLimit": 0}]}]}]}
     assert validate_kueue_object(manifest) == []
+
+
+def test_cluster_queue_cohort_field_follows_short_and_full_api_versions():
+    from components.kueue_api import cluster_queue
+
+    for version in ("v1beta2", "kueue.x-k8s.io/v1beta2"):
+        assert cluster_queue("a", cohort="research", api_version=version)["spec"]["cohortName"] == "research"
+    for version in ("v1beta1", "kueue.x-k8s.io/v1beta1"):
+        spec = cluster_queue("a", cohort="research", api_version=version)["spec"]
+        assert spec["cohort"] == "research" and "cohortName" not in spec

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
+
 from gkecap.report.html import render_html
 
 from conftest import NOW
@@ -38,38 +40,38 @@ def _table_rows(html: str, table_id: str) -> list[list[str]]:
     return rows
 
 
-def test_report_embeds_three_charts_as_inline_svg(result, model):
-    html = render_html(result, model, now=NOW)
+@pytest.fixture(scope="module")
+def html(result, model):
+    return render_html(result, model, now=NOW)
+
+
+def test_report_embeds_three_charts_as_inline_svg(html):
     for chart in ("capacity", "calendar", "cohorts"):
         figure = re.search(rf'<figure class="chart" id="chart-{chart}"[^>]*>(.*?)</figure>', html, re.S)
         assert figure is not None, chart
         assert figure.group(1).lstrip().startswith("<svg"), chart
 
 
-def test_report_loads_nothing_from_outside(result, model):
-    html = render_html(result, model, now=NOW)
+def test_report_loads_nothing_from_outside(html):
     tags = _parse(html).tags
     assert not [t for t, _ in tags if t in ("script", "link", "img", "iframe")]
     external = [a for _, attrs in tags for k, a in attrs.items() if k in ("src", "href") and a and not a.startswith("#")]
     assert external == []
 
 
-def test_capacity_chart_names_every_pool_and_its_numbers(result, model):
-    html = render_html(result, model, now=NOW)
+def test_capacity_chart_names_every_pool_and_its_numbers(html):
     chart = re.search(r'id="chart-capacity".*?</figure>', html, re.S).group(0)
     for label in ("h100-dws", "v6e-16", "h100-cal", "16/16 GPUs", "32/32 chips", "16/16 GPUs"):
         assert label in chart
 
 
-def test_calendar_chart_shows_the_reservation_window(result, model):
-    html = render_html(result, model, now=NOW)
+def test_calendar_chart_shows_the_reservation_window(html):
     chart = re.search(r'id="chart-calendar".*?</figure>', html, re.S).group(0)
     assert "dec-run" in chart
     assert "2 VMs a3-highgpu-8g, 14 d, DRAFT" in chart
 
 
-def test_cohort_tree_shows_cohort_and_team_quotas(result, model):
-    html = render_html(result, model, now=NOW)
+def test_cohort_tree_shows_cohort_and_team_quotas(html):
     chart = re.search(r'id="chart-cohorts".*?</figure>', html, re.S).group(0)
     assert "cohort research" in chart
     assert "h100-dws 16" in chart  # the cohort's subtree quota: 4 + 2 + 2 + 8
@@ -77,8 +79,8 @@ def test_cohort_tree_shows_cohort_and_team_quotas(result, model):
         assert team in chart
 
 
-def test_pool_table_has_a_row_per_pool_and_totals(result, model):
-    rows = _table_rows(render_html(result, model, now=NOW), "pools-table")
+def test_pool_table_has_a_row_per_pool_and_totals(html):
+    rows = _table_rows(html, "pools-table")
     by_pool = {r[0]: r for r in rows[1:]}
     assert by_pool["v6e-16"][4] == "2 slices of 4x4 (4 VMs each)"
     assert by_pool["v6e-16"][5] == "32 chips"
@@ -86,8 +88,8 @@ def test_pool_table_has_a_row_per_pool_and_totals(result, model):
     assert by_pool["total"][5] == "32 GPUs + 32 chips"
 
 
-def test_team_table_has_limits_and_cohort_share(result, model):
-    rows = _table_rows(render_html(result, model, now=NOW), "teams-table")
+def test_team_table_has_limits_and_cohort_share(html):
+    rows = _table_rows(html, "teams-table")
     vision_dws = next(r for r in rows if r[0] == "vision")
     assert vision_dws[3:] == ["h100-dws", "4 GPUs", "8", "no limit", "25%"]
     llm_dws = next(r for r in rows if r[3] == "h100-dws" and r[5] == "no limit" and r[6] == "4")
@@ -96,8 +98,7 @@ def test_team_table_has_limits_and_cohort_share(result, model):
     assert ["total", "", "", "h100-dws", "16 of 16 GPUs", "", "", ""] in totals
 
 
-def test_violations_are_grouped_by_level_with_their_fix(result, model):
-    html = render_html(result, model, now=NOW)
+def test_violations_are_grouped_by_level_with_their_fix(html):
     mandatory = html.index('<h3 class="level-mandatory">Mandatory (1)</h3>')
     advisory = html.index('<h3 class="level-advisory">Advisory (1)</h3>')
     assert mandatory < advisory
