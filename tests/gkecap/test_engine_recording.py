@@ -126,3 +126,16 @@ def test_yaml_manifests_become_resources_under_their_component():
     cluster_queue = records["cluster-queues-research"]  # from a file, relative to the project directory
     assert cluster_queue.parent == records["cluster-queues"].urn
     assert cluster_queue.inputs["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]["nominalQuota"] == 8
+
+
+def test_reads_explicit_providers_and_outputs_between_resources():
+    records = {r.name: r for r in _run("reads_and_providers", "dev").records}
+    existing = records["existing"]
+    assert existing.external and existing.options["external"]
+    assert (existing.outputs["name"], existing.outputs["location"]) == ("ml-prod", "us-east5")  # from the id read
+    provider = records["k8s"]
+    assert provider.inputs["kubeconfig"] == f"server: https://{existing.outputs['endpoint']}"
+    namespace = records["vision"]
+    assert namespace.provider == f"{provider.urn}::{provider.id}"
+    assert namespace.options["customTimeouts"] == {"create": "5m", "update": "", "delete": ""}
+    assert records["nodes-logging"].inputs["member"] == "serviceAccount:gke-nodes@offline-project.iam.gserviceaccount.com"
