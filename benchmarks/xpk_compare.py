@@ -305,7 +305,9 @@ def run_plan(gkecap: Path, config: Path, program: Path | None, no_policies: bool
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     seconds = time.perf_counter() - started
     if proc.returncode not in (0, 1):
-        message = " | ".join(proc.stderr.strip().splitlines()[:3]) or f"exit {proc.returncode}"
+        # Drop the temporary file's path from "error: /tmp/.../Pulumi.x.yaml: field: message".
+        lines = [re.sub(r"^error: \S+\.yaml: ", "", line) for line in proc.stderr.strip().splitlines()[:3]]
+        message = " | ".join(lines) or f"exit {proc.returncode}"
         return PlanRun([], [], seconds, f"gkecap plan exit {proc.returncode}: {message}")
     document = json.loads(proc.stdout)
     pools = [r["inputs"] for r in document["resources"] if r["type"] == NODE_POOL_TYPE]
@@ -512,13 +514,16 @@ def render(results: list[Result], command: str, xpk_version: str) -> str:
     for flag, ids in sorted(extras.items()):
         out.append(f"| `{flag}` | {'all' if len(ids) == len(ok) else str(len(ids)) + ' cases'} |")
 
-    violations: dict[str, list[str]] = defaultdict(list)
+    violations: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for r in ok:
         for v in r.plan.violations if r.plan else []:
-            violations[f"{v['enforcementLevel']} {v['policy']}: {v['message']}"].append(r.case.id)
+            violations[f"{v['enforcementLevel']} `{v['policy']}`"].append((r.case.id, v["message"]))
     out += ["", "## Policy findings on the equivalent environments", ""]
-    out += [f"- {msg} ({len(ids)} cases: {', '.join(ids[:6])}{' ...' if len(ids) > 6 else ''})"
-            for msg, ids in sorted(violations.items())] or ["- none"]
+    for policy, hits in sorted(violations.items()):
+        cases = sorted({case for case, _ in hits})
+        out.append(f"- {policy}: {len(hits)} finding(s) in {len(cases)} case(s), e.g. {hits[0][0]}: {hits[0][1]}")
+    if not violations:
+        out.append("- none")
 
     xpk_secs = [r.xpk.seconds for r in results]
     plan_secs = [r.plan.seconds for r in results if r.plan]

@@ -7,6 +7,17 @@ check gives the same answer in a test, in ``gkecap plan`` and in CI.
 The functions return problems instead of raising, each naming the field it is about with the name the
 environment file uses (``start``, ``days``, ``count``, ``workloadType``, ``shareWith``); callers prefix
 their own path (``reservations[0].``) or map the field to a resource input.
+
+Starts in the past. A stack file declaring a reservation is planned again and again (in CI, for months), so
+the same declaration is judged at many different times. The rule, for every caller:
+
+* a draft (not submitted) must start after ``now`` and within the advance window: once its start has
+  passed it can never be submitted for that window, so ``check_window`` reports it (``start-passed``), naming
+  the fix: move the window;
+* a submitted request was checked when it was submitted and cannot be changed or cancelled (FACTS C): once
+  its window has begun (``window_phase`` ``running``) its start is not judged again, and while it runs
+  nothing is reported; once it has ended, ``ended_notice`` gives a warning (not an error): Compute Engine
+  deleted the reservation at its end time, so its pools consume nothing and the declaration can go.
 """
 
 from __future__ import annotations
@@ -16,6 +27,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Iterable, Literal
 
 AcceleratorKind = Literal["gpu", "tpu"]
+WindowPhase = Literal["upcoming", "running", "ended"]
 
 # FACTS C [S21]: a calendar-mode request lasts 1 to 90 days.
 MIN_DAYS = 1
@@ -41,7 +53,8 @@ _V5E_FAMILIES = frozenset({"v5e", "v5litepod", "tpu-v5-lite-podslice"})
 @dataclass(frozen=True)
 class WindowProblem:
     """One broken calendar-mode rule: ``field`` as written in the environment file, why, and which rule
-    (``start-not-future``, ``start-too-far``, ``duration``, ``count``, ``workload-type``, ``share-with``)."""
+    (``start-passed``, ``start-too-far``, ``duration``, ``count``, ``workload-type``, ``share-with``; and
+    ``window-ended`` for the warning of ``ended_notice``)."""
 
     field: str
     message: str
@@ -101,24 +114,36 @@ def check_days(days: int) -> list[WindowProblem]:
     ]
 
 
-def check_window(start: datetime, end: datetime, *, now: datetime, kind: AcceleratorKind) -> list[WindowProblem]:
-    """The start is in the future and inside the advance window; the duration is 1 to 90 days.
+def window_phase(start: datetime, end: datetime, now: datetime) -> WindowPhase:
+    """``upcoming`` before the start, ``running`` from the start until the end, ``ended`` from the end on."""
+    if now < start:
+        return "upcoming"
+    return "running" if now < end else "ended"
 
-    ``start``, ``end`` and ``now`` must be timezone-aware.
+
+def check_window(
+    start: datetime, end: datetime, *, now: datetime, kind: AcceleratorKind, submitted: bool = False
+) -> list[WindowProblem]:
+    """The start is after ``now`` and inside the advance window; the duration is 1 to 90 days.
+
+    A ``submitted`` request whose window has begun is not judged on its start again (see the module
+    docstring); ``ended_notice`` tells when it has ended. ``start``, ``end`` and ``now`` must be timezone-aware.
     """
     problems: list[WindowProblem] = []
+    limit = advance_days(kind)
+    latest = now + timedelta(days=limit)
     if start <= now:
-        problems.append(
-            WindowProblem(
-                "start",
-                f"{utc_text(start)} is not in the future (now {utc_text(now)}); "
-                "a calendar reservation must start later than now",
-                "start-not-future",
+        if not submitted:
+            problems.append(
+                WindowProblem(
+                    "start",
+                    f"{utc_text(start)} is not in the future (now {utc_text(now)}); a draft calendar reservation can "
+                    f"only be submitted for a window that starts later than now and at most {limit} days ahead: "
+                    f"move the window to start between {utc_text(now)} and {utc_text(latest)}",
+                    "start-passed",
+                )
             )
-        )
     else:
-        limit = advance_days(kind)
-        latest = now + timedelta(days=limit)
         if start > latest:
             problems.append(
                 WindowProblem(
@@ -138,6 +163,19 @@ def check_window(start: datetime, end: datetime, *, now: datetime, kind: Acceler
             )
         )
     return problems
+
+
+def ended_notice(start: datetime, end: datetime, *, now: datetime, submitted: bool) -> WindowProblem | None:
+    """The warning for a submitted request whose window has ended (None otherwise; a draft's passed start is
+    an error of ``check_window``)."""
+    if not submitted or window_phase(start, end, now) != "ended":
+        return None
+    return WindowProblem(
+        "start",
+        f"the submitted reservation's window ended at {utc_text(end)} (now {utc_text(now)}): Compute Engine deleted "
+        "the reservation at its end time and its pools consume nothing; remove the reservation and its pools",
+        "window-ended",
+    )
 
 
 def check_count(
@@ -223,18 +261,21 @@ def check_calendar_request(
     tpu_family: str | None = None,
     workload_type: str | None = None,
     share_with: Iterable[str] = (),
+    submitted: bool = False,
 ) -> list[WindowProblem]:
-    """Every calendar-mode rule for one request; give ``days`` (environment file) or ``end`` (a resource)."""
+    """Every calendar-mode rule for one request; give ``days`` (environment file) or ``end`` (a resource).
+
+    The errors only: ``ended_notice`` is the warning for a submitted request whose window has ended."""
     if (days is None) == (end is None):
         raise TypeError("give exactly one of days or end")
     problems: list[WindowProblem] = []
     if days is not None:
         problems += check_days(days)
         end = window_end(start, days)
-        problems += [p for p in check_window(start, end, now=now, kind=kind) if p.field != "days"]
+        problems += [p for p in check_window(start, end, now=now, kind=kind, submitted=submitted) if p.field != "days"]
     else:
         assert end is not None
-        problems += check_window(start, end, now=now, kind=kind)
+        problems += check_window(start, end, now=now, kind=kind, submitted=submitted)
     problems += check_count(
         count, kind=kind, machine_type=machine_type, tpu_family=tpu_family, workload_type=workload_type
     )

@@ -221,8 +221,12 @@ class Environment(pulumi.ComponentResource):
             "max_run_duration_seconds": pool.max_run_duration,
             "gpu_driver_version": spec_pool.gpu_driver_version,
             "gpu_partition_size": pool.gpu_partition_size,
+            "disk_size_gb": pool.disk_size_gb,
+            "disk_type": pool.disk_type,
         }
         args.update({k: v for k, v in optional.items() if v is not None})
+        if pool.taints:
+            args["taints"] = [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints]
         if pool.gpu_sharing is not None:
             args["gpu_sharing"] = {
                 "strategy": pool.gpu_sharing.strategy,

@@ -66,7 +66,7 @@ def resource_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
     return kueue_api.resource_flavor(
         pool.name,
         node_labels=node_selector(pool.name, pool.machine_type, pool.tpu_topology),
-        tolerations=tolerations(pool.machine_type, pool.capacity),
+        tolerations=tolerations(pool.machine_type, pool.capacity, pool.taints),
         topology_name=TOPOLOGY_NAME if uses_topology(pool, tas) else None,
         labels=pool_labels(pool.name),
         api_version=api_version,

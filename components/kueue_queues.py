@@ -122,9 +122,13 @@ def cohorts_parents_first(model: CapacityModel) -> list[CohortPlan]:
 
 def cohort(model: CapacityModel, plan: CohortPlan) -> dict:
     kueue = model.kueue
-    pools = [p for p in model.pools_in_flavor_order() if p.name in plan.quota]
+    pools = [p for p in model.pools_in_flavor_order() if p.name in plan.pools]
     covered = covered_resources(pools)
-    flavors = [flavor_quota(p, covered, plan.quota[p.name]) for p in pools]
+    flavors = [
+        flavor_quota(p, covered, plan.quota.get(p.name, 0),
+                     plan.borrowing_limits.get(p.name), plan.lending_limits.get(p.name))
+        for p in pools
+    ]
     weight = quantity(plan.weight) if kueue.fair_sharing and plan.weight is not None else None
     return kueue_api.cohort(
         plan.name,

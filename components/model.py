@@ -18,6 +18,10 @@ Decisions documented here (and relied on by components and policies):
   ``Never`` under fair sharing (the Kueue CRD: borrowWithinCohort "may only be configured with Classical
   Preemption") or when reclaimWithinCohort is ``Never`` (KUEUE_VALIDATION R-CQ-10).
 * Fair-sharing weight defaults to 1.
+* A pool's extra taints and boot disk are carried as written (``taints``; ``node_taints`` adds the accelerator's
+  and GKE's own, which the pool's Kueue flavor tolerates). A cohort's per-pool borrowing and lending limits
+  (only under a parent, Kueue R-CO-2) likewise; ``CohortPlan.pools`` lists the pools a Cohort object needs
+  (a quota or a limit on them).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from components.catalog import (
     tpu_family_of,
     tpu_slice,
 )
-from components.node_settings import POOL_LABEL, node_labels, node_pool_names, node_selector
+from components.node_settings import POOL_LABEL, Taint, node_labels, node_pool_names, node_selector, node_taints
 from components.spec import (
     ClusterSpec,
     EnvironmentSpec,
@@ -162,6 +166,10 @@ class PoolPlan:
     labels: dict[str, str]  # extra node labels from the spec
     node_labels: dict[str, str]  # labels the node pools set (components.node_settings.node_labels)
     node_selector: dict[str, str]  # labels selecting exactly this pool's nodes (node_settings.node_selector)
+    taints: tuple[Taint, ...]  # extra node taints from the spec (AcceleratorNodePool's `taints`)
+    node_taints: tuple[Taint, ...]  # every taint the nodes carry (node_settings.node_taints); flavors tolerate these
+    disk_size_gb: int | None  # boot disk; None: GKE's default
+    disk_type: str | None  # boot disk type; None: GKE's default for the machine type
 
     @property
     def is_tpu(self) -> bool:
@@ -222,6 +230,9 @@ class CohortPlan:
     weight: float | None
     depth: int  # 0 for a root
     subtree_quota: dict[str, int]  # own + teams + descendant cohorts, per pool
+    borrowing_limits: dict[str, int]  # pool -> most the cohort borrows from its parent (only with a parent)
+    lending_limits: dict[str, int]  # pool -> most the cohort lends to its parent (may exceed its own quota)
+    pools: tuple[str, ...]  # pools of the Cohort object's flavors (quota or limit entry), in flavor order
 
 
 @dataclass(frozen=True)
@@ -331,7 +342,7 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
                 cohort_pool_total[key] = cohort_pool_total.get(key, 0) + quota
     teams = tuple(_team_plan(i, t, fair_sharing, cohort_pool_total, order_of) for i, t in enumerate(spec.teams))
 
-    cohorts = _cohort_plans(spec, teams)
+    cohorts = _cohort_plans(spec, teams, order_of)
     totals = _totals(pools, spec)
 
     return CapacityModel(
@@ -394,6 +405,13 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
     labels = dict(pool.labels)
     selector = node_selector(pool.name, pool.machine_type, pool.tpu_topology)
     pool_labels = node_labels(pool.name, pool.capacity, labels)
+    taints = tuple(Taint(t.key, t.value, t.effect) for t in pool.taints)
+    node_extras = {  # taints and boot disk: the same for GPU and TPU pools
+        "taints": taints,
+        "node_taints": node_taints(pool.machine_type, pool.capacity, taints),
+        "disk_size_gb": pool.disk_size_gb,
+        "disk_type": pool.disk_type,
+    }
     if is_tpu_machine_type(pool.machine_type):
         assert pool.tpu_topology is not None, "derive() expects a spec accepted by load_environment()"
         tpu = tpu_slice(pool.machine_type, pool.tpu_topology)
@@ -461,6 +479,7 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
             labels=labels,
             node_labels=pool_labels,
             node_selector=selector,
+            **node_extras,
         )
     gpu = gpu_machine(pool.machine_type)
     max_nodes = pool.max_nodes if pool.max_nodes is not None else (reservation.count if reservation else None)
@@ -513,6 +532,7 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         labels=labels,
         node_labels=pool_labels,
         node_selector=selector,
+        **node_extras,
     )
 
 
@@ -563,7 +583,9 @@ def _team_plan(
     )
 
 
-def _cohort_plans(spec: EnvironmentSpec, teams: tuple[TeamPlan, ...]) -> tuple[CohortPlan, ...]:
+def _cohort_plans(
+    spec: EnvironmentSpec, teams: tuple[TeamPlan, ...], order_of: Mapping[str, int]
+) -> tuple[CohortPlan, ...]:
     children: dict[str, list[str]] = {c.name: [] for c in spec.cohorts}
     members: dict[str, list[str]] = {c.name: [] for c in spec.cohorts}
     parent_of = {c.name: c.parent for c in spec.cohorts}
@@ -606,6 +628,14 @@ def _cohort_plans(spec: EnvironmentSpec, teams: tuple[TeamPlan, ...]) -> tuple[C
             weight=c.weight,
             depth=depth[c.name],
             subtree_quota=subtree[c.name],
+            borrowing_limits=dict(c.borrowing_limit),
+            lending_limits=dict(c.lending_limit),
+            pools=tuple(
+                sorted(
+                    set(c.quota) | set(c.borrowing_limit) | set(c.lending_limit),
+                    key=lambda name: order_of.get(name, len(order_of)),
+                )
+            ),
         )
         for i, c in enumerate(spec.cohorts)
     )

@@ -31,7 +31,7 @@ from components.node_settings import (
     reservation_value,
     slice_of,
 )
-from components.catalog import gpu_machine, is_gpu_machine_type
+from components.catalog import gpu_machine
 
 
 class ReservationTargetArgs(TypedDict):
@@ -161,8 +161,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             self._node_pool(s, args, service_account, affinity_values, policy) for s in self.settings
         ]
 
-        per_node = gpu_machine(request.machine_type).gpus_per_vm if is_gpu_machine_type(request.machine_type) \
-            else tpu.chips_per_vm  # type: ignore[union-attr]
+        per_node = tpu.chips_per_vm if tpu is not None else gpu_machine(request.machine_type).gpus_per_vm
         total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
         self.node_pool_names = pulumi.Output.all(*[p.name for p in self.node_pools]).apply(list)
         self.node_selector = pulumi.Output.from_input(

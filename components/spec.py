@@ -58,6 +58,7 @@ __all__ = [
     "SpecError",
     "SpecIssue",
     "SystemPoolSpec",
+    "TaintSpec",
     "TeamSpec",
     "load_environment",
     "load_stack_config",
@@ -132,6 +133,14 @@ class GpuSharingSpec(_SpecModel):
     max_shared_clients_per_gpu: StrictPositiveInt
 
 
+class TaintSpec(_SpecModel):
+    """An extra node taint; the pool's Kueue flavor tolerates it, so only workloads admitted there land on it."""
+
+    key: str
+    value: str
+    effect: Literal["NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE"] = "NO_SCHEDULE"  # GKE API NodeTaint.Effect
+
+
 class NodePoolSpec(_SpecModel):
     """One accelerator pool: a machine type, a capacity model and its size (GPU: maxNodes; TPU: slices)."""
 
@@ -151,6 +160,9 @@ class NodePoolSpec(_SpecModel):
     reservation_block: str | None = None
     reservation_project: str | None = None
     labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[TaintSpec] = Field(default_factory=list)  # extra node taints (the accelerator's own are added)
+    disk_size_gb: Annotated[int, Field(strict=True)] | None = None  # boot disk; GKE default 100 GB
+    disk_type: str | None = None  # boot disk type; GKE's default for the machine type when unset
 
     @property
     def is_tpu(self) -> bool:
@@ -158,7 +170,15 @@ class NodePoolSpec(_SpecModel):
 
 
 class ReservationSpec(_SpecModel):
-    """A calendar-mode future reservation. GPU: ``count`` VMs; TPU: ``count`` chips (FACTS C)."""
+    """A calendar-mode future reservation. GPU: ``count`` VMs; TPU: ``count`` chips (FACTS C).
+
+    The window is judged at plan time (``components.calendar_window.check_window``), which matters for a stack
+    file planned in CI for months: a draft (``submit: false``) must start after now and within the advance
+    window (GPU 60 days, TPU 120), so once its start has passed it is an error until the window is moved. A
+    submitted request is binding and cannot be changed: once its window has begun it stays declared without
+    complaint (its pools consume it); once it has ended, a warning says to remove it and its pools (the
+    reservation is gone and the pools consume nothing).
+    """
 
     name: str
     machine_type: str
@@ -177,9 +197,13 @@ class ReservationSpec(_SpecModel):
 
 
 class CohortSpec(_SpecModel):
+    """A Kueue Cohort. Borrowing and lending limits (per pool) only with a parent: Kueue R-CO-2."""
+
     name: str
     parent: str | None = None
     quota: QuotaMap = Field(default_factory=dict)
+    borrowing_limit: QuotaMap = Field(default_factory=dict)
+    lending_limit: QuotaMap = Field(default_factory=dict)
     weight: Annotated[float, Field(gt=0)] | None = None
 
 

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from components import calendar_window
+from components import boot_disks, calendar_window
 from components.catalog import (
     CAPACITY_MODELS,
     GPU_FAMILIES,
@@ -32,7 +32,7 @@ from components.catalog import (
     tpu_machine,
     tpu_slice,
 )
-from components.node_settings import MANAGED_LABELS, NODE_POOL_NAME_MAX
+from components.node_settings import GPU_TAINT, MANAGED_LABELS, NODE_POOL_NAME_MAX, QUEUED_TAINT, TPU_NODE_TAINT
 from components.spec import (
     ClusterSpec,
     CohortSpec,
@@ -41,6 +41,7 @@ from components.spec import (
     NodePoolSpec,
     PriorityClassSpec,
     ReservationSpec,
+    TaintSpec,
     TeamSpec,
 )
 from components.spec_messages import SpecIssue, key_path
@@ -71,6 +72,13 @@ WPC_DESCRIPTION_MAX = 2048  # WorkloadPriorityClass.description. KUEUE_VALIDATIO
 RESERVED_NAMESPACES = frozenset({"default", "kueue-system"})
 RESERVED_NAMESPACE_PREFIXES = ("kube-", "gke-", "gmp-")
 MEMBER_KINDS = ("user", "group", "serviceAccount")
+# Taint keys a pool's nodes already carry (GKE sets them; components.node_settings declares them and the
+# Kueue flavor tolerates them): a user taint with one of these keys would clash with them.
+RESERVED_TAINT_KEYS = frozenset(t.key for t in (GPU_TAINT, TPU_NODE_TAINT, QUEUED_TAINT))
+# "The kubernetes.io/ and k8s.io/ prefixes are reserved for Kubernetes core components"
+# (https://kubernetes.io/docs/reference/labels-annotations-taints/); node.kubernetes.io/* taints are the
+# node controller's.
+RESERVED_KEY_PREFIXES = ("kubernetes.io", "k8s.io")
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _LETTER_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")  # GCE/GKE resource names
@@ -390,6 +398,10 @@ class _Checker:
             self.check_zones(f"{path}.zones", pool.zones)
             self.check_pool_options(index, pool, facts)
             self.check_labels(f"{path}.labels", pool.labels)
+            self.check_taints(f"{path}.taints", pool.taints)
+            if facts is not None:
+                for problem in boot_disks.check_boot_disk(pool.machine_type, pool.disk_type, pool.disk_size_gb):
+                    self.error(f"{path}.{problem.field}", problem.message)
             if facts is not None and pool.name not in self.facts:
                 self.facts[pool.name] = facts
 
@@ -620,6 +632,35 @@ class _Checker:
                     "starting and ending with a letter or digit",
                 )
 
+    def check_taints(self, path: str, taints: list[TaintSpec]) -> None:
+        seen: dict[tuple[str, str], int] = {}
+        for index, taint in enumerate(taints):
+            where = f"{path}[{index}]"
+            reserved = _reserved_taint_key(taint.key)
+            if reserved:
+                self.error(
+                    f"{where}.key", f"{taint.key!r} {reserved}; use a key of your own, e.g. example.com/dedicated"
+                )
+            else:
+                problem = _label_key_problem(taint.key)
+                if problem:
+                    self.error(f"{where}.key", f"{taint.key!r} is not a taint key: {problem}")
+            if len(taint.value) > 63 or not _LABEL_VALUE.match(taint.value):
+                self.error(
+                    f"{where}.value",
+                    f"{taint.value!r} is not a taint value; allowed: at most 63 letters, digits, '-', '_' or '.', "
+                    "starting and ending with a letter or digit",
+                )
+            first = seen.setdefault((taint.key, taint.effect), index)
+            if first != index:
+                # Kubernetes keeps one taint per key and effect (node validation: "taints must be unique by key
+                # and effect pair").
+                self.error(
+                    where,
+                    f"taint {taint.key!r} with effect {taint.effect} is already {path}[{first}]; a node has one "
+                    "taint per key and effect",
+                )
+
     # ---- reservations
 
     def check_reservations(self) -> None:
@@ -659,6 +700,8 @@ class _Checker:
                 )
 
     def check_window(self, path: str, res: ReservationSpec, kind: str, family: str | None, start_ok: bool) -> None:
+        # Past starts (calendar_window's module docstring): a draft's is an error (move the window); a submitted
+        # one's is expected while it runs, and a warning once it has ended (nothing left to consume).
         problems = calendar_window.check_calendar_request(
             kind=kind,
             count=res.count,
@@ -669,25 +712,16 @@ class _Checker:
             tpu_family=family,
             workload_type=res.workload_type,
             share_with=res.share_with,
+            submitted=res.submit,
         )
         for problem in problems:
             if problem.field == "start" and not start_ok:
                 continue
-            if problem.rule == "start-not-future" and res.submit:
-                # A submitted reservation was checked when it was submitted; once its window opens it keeps
-                # being declared (its pools consume it), so a start in the past is expected, not an error.
-                ended = res.end <= self.now
-                self.warn(
-                    f"{path}.start",
-                    f"submitted reservation {res.name!r} "
-                    + (
-                        f"ended at {calendar_window.utc_text(res.end)}; remove it and its pools"
-                        if ended
-                        else f"is running (since {calendar_window.utc_text(res.start)})"
-                    ),
-                )
-                continue
             self.error(f"{path}.{problem.field}", problem.message)
+        if start_ok:
+            ended = calendar_window.ended_notice(res.start, res.end, now=self.now, submitted=res.submit)
+            if ended is not None:
+                self.warn(f"{path}.start", f"reservation {res.name!r}: {ended.message}")
 
     def reservation_kind(self, index: int, res: ReservationSpec) -> tuple[str | None, str | None]:
         path = f"reservations[{index}].machineType"
@@ -790,7 +824,22 @@ class _Checker:
                     f"{cohort.parent!r} is not a declared cohort; declared: {_names(sorted(self.v.cohort_names))}",
                 )
             self.check_pool_keys(f"{path}.quota", cohort.quota)
+            self.check_cohort_limits(path, cohort)
         self.check_cohort_cycles(parents, seen)
+
+    def check_cohort_limits(self, path: str, cohort: CohortSpec) -> None:
+        """Per-pool borrowingLimit and lendingLimit of a Cohort: only under a parent (KUEUE_VALIDATION R-CO-2:
+        "must be nil when parent is empty"). Unlike a team's, a Cohort's lendingLimit may exceed its own quota
+        (R-CO-2): it lends what its whole subtree holds, so it is not compared with the quota."""
+        for key, limits in (("borrowingLimit", cohort.borrowing_limit), ("lendingLimit", cohort.lending_limit)):
+            self.check_pool_keys(f"{path}.{key}", limits)
+            if limits and cohort.parent is None:
+                what = "borrows from" if key == "borrowingLimit" else "lends to"
+                self.error(
+                    f"{path}.{key}",
+                    f"needs a parent: a cohort {what} its parent cohort, and Kueue rejects {key} on a cohort without"
+                    " parent (R-CO-2); set parent or remove it",
+                )
 
     def check_cohort_cycles(self, parents: Mapping[str, str | None], index_of: Mapping[str, int]) -> None:
         state: dict[str, int] = {}  # 1 visiting, 2 done
@@ -1018,6 +1067,16 @@ def _label_key_problem(key: str) -> str | None:
         return "the prefix before '/' must be a DNS subdomain such as example.com"
     if not name or len(name) > 63 or not _LABEL_NAME.match(name):
         return "the name must be 1-63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+    return None
+
+
+def _reserved_taint_key(key: str) -> str | None:
+    """Why a taint key is not the user's to set (None when it is)."""
+    if key in RESERVED_TAINT_KEYS:
+        return "is set by GKE on these nodes (gke-capacity declares it, and the pool's Kueue flavor tolerates it)"
+    prefix, slash, _ = key.rpartition("/")
+    if slash and any(prefix == p or prefix.endswith("." + p) for p in RESERVED_KEY_PREFIXES):
+        return f"uses the {prefix}/ prefix, which is reserved for Kubernetes' own components"
     return None
 
 

@@ -34,6 +34,7 @@ from policies.rules.reservations import (
     FUTURE_RESERVATION_TYPE,
     PROTECTION_SCHEMA,
     RESERVATION_TYPES,
+    check_calendar_reservation_ended,
     check_calendar_reservation_window,
     check_reservation_affinity_match,
     check_reservation_affinity_reference,
@@ -106,10 +107,26 @@ ALL_POLICIES += [
     resource_policy(
         "calendar-reservation-window",
         "Calendar-mode future reservations: 1-90 days, starting in the future and within the advance window "
-        "(GPU 60 days, TPU 120), 1-80 GPU VMs or a calendar TPU chip count, valid workload type and sharing.",
+        "(GPU 60 days, TPU 120; a SUBMITTED one whose window began is not judged on its start), 1-80 GPU VMs or a "
+        "calendar TPU chip count, valid workload type and sharing.",
         check_calendar_reservation_window,
         types=[FUTURE_RESERVATION_TYPE],
         enforcement_level="mandatory",
+        config={
+            "now": {
+                "type": "string",
+                "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
+                "default: the current time.",
+            }
+        },
+    ),
+    resource_policy(
+        "calendar-reservation-ended",
+        "A submitted calendar-mode reservation whose window has ended: Compute Engine deleted it at its end time, "
+        "so the pools consuming it get nothing; remove it and its pools from the stack.",
+        check_calendar_reservation_ended,
+        types=[FUTURE_RESERVATION_TYPE],
+        enforcement_level="advisory",
         config={
             "now": {
                 "type": "string",

@@ -10,6 +10,7 @@ it shows resources and violations only.
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,13 +35,14 @@ def default_out_dir(result: Any, base: Path | None = None) -> Path:
 def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetime | None = None) -> dict[str, Path]:
     """Write `plan.json` (the `--format json` document), `report.html` and, for an environment,
     `manifests/` (every generated Kubernetes object as kubectl-ready YAML). Returns what was written."""
-    from gkecap.plan_output import render_json
     from gkecap.report.html import render_html
 
     model = model if model is not None else model_of(result)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
-    written["plan"] = _replace(out_dir / PLAN_JSON, render_json(result) + "\n")
+    # The `--format json` document; compact, because json's indenting encoder is pure Python (about ten
+    # times slower on a 1,000-team plan than the C encoder used without indent).
+    written["plan"] = _replace(out_dir / PLAN_JSON, json.dumps(result.to_json(), separators=(",", ":"), default=str) + "\n")
     written["report"] = _replace(out_dir / REPORT_HTML, render_html(result, model, now=now or datetime.now(timezone.utc)))
     if model is not None:
         written["manifests"] = _write_manifests(result, model, out_dir / MANIFESTS_DIR)

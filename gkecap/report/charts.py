@@ -70,7 +70,8 @@ def team_colors(model: CapacityModel) -> dict[str, tuple[float, float, float]]:
 def figure_svg(fig: Figure) -> str:
     """The figure as an ``<svg>`` element for inline use (no XML prolog, no DOCTYPE, no timestamp)."""
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gkecap"})
+    with plt.rc_context(_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
+        fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gkecap"})
     plt.close(fig)
     text = buffer.getvalue()
     start = text.find("<svg")

@@ -68,13 +68,13 @@ def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]
     start_text = known_str(at(props, "timeWindow.startTime"))
     start = _parse_time(start_text)
     end = _window_end(props, start)
-    if start is not None and end is not None and end > now:
-        started = start <= now
-        # A submitted reservation whose window has begun was accepted when it was made; only a new or draft one
-        # must still start in the future.
-        skip_start = started and props.get("planningStatus") == SUBMITTED
-        for problem in calendar_window.check_window(start, end, now=now, kind=kind or "gpu"):
-            if problem.field == "start" and (skip_start or kind is None):
+    if start is not None and end is not None:
+        # Past starts as the environment spec judges them (calendar_window's docstring): a draft's is a problem
+        # (move the window), a submitted one's is not judged again; an ended submitted one is
+        # calendar-reservation-ended's advisory.
+        submitted = props.get("planningStatus") == SUBMITTED
+        for problem in calendar_window.check_window(start, end, now=now, kind=kind or "gpu", submitted=submitted):
+            if problem.field == "start" and kind is None:
                 continue
             problems.append((_WINDOW_FIELDS[problem.field], problem.message))
     elif start_text is not None and start is None:
@@ -114,6 +114,29 @@ def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]
 
 
 _WINDOW_FIELDS = {"start": "timeWindow.startTime", "days": "timeWindow (endTime or duration)"}
+
+
+# --- calendar-reservation-ended -----------------------------------------------------------------------
+
+def check_calendar_reservation_ended(resource: ResourceView, config: dict) -> list[str]:
+    """calendar-reservation-ended: a SUBMITTED calendar reservation whose window has ended is still declared.
+
+    Config `now` (RFC 3339) pins the clock, as for calendar-reservation-window.
+    """
+    now = _parse_time(config.get("now")) or datetime.now(timezone.utc)
+    return calendar_ended_notices(resource, now)
+
+
+def calendar_ended_notices(resource: ResourceView, now: datetime) -> list[str]:
+    props = resource.props
+    if props.get("reservationMode") != CALENDAR:
+        return []
+    start = _parse_time(at(props, "timeWindow.startTime"))
+    end = _window_end(props, start)
+    if start is None or end is None:
+        return []
+    notice = calendar_window.ended_notice(start, end, now=now, submitted=props.get("planningStatus") == SUBMITTED)
+    return [f"calendar reservation {resource.name!r}: {notice.message}."] if notice else []
 
 
 def _accelerator_kind(props: Mapping[str, Any]) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import gc
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -70,9 +69,9 @@ def run_registered(fn: Callable[[], Any], config: dict[str, str] | None = None) 
         pulumi.runtime.set_all_config({"gcp:project": PROJECT, "gcp:region": REGION, **(config or {})}, [])
         loop = asyncio.new_event_loop()
         # A program that raises leaves futures whose exception nobody reads; asyncio would log them (with a
-        # formatted traceback) from a finalizer at some later garbage collection -- possibly in the middle
-        # of another module's AST conversion, which CPython 3.11.7 reports as "AST constructor recursion
-        # depth mismatch". The exception reaches the test anyway: drop those logs, collect garbage here.
+        # formatted traceback, which parses source with `ast`) from a finalizer at some later garbage
+        # collection -- possibly in the middle of another module's AST conversion, which CPython 3.11.7
+        # reports as "AST constructor recursion depth mismatch". The exception reaches the test anyway.
         loop.set_exception_handler(lambda _loop, _context: None)
         executor = ThreadPoolExecutor(max_workers=4)
         loop.set_default_executor(executor)
@@ -89,7 +88,6 @@ def run_registered(fn: Callable[[], Any], config: dict[str, str] | None = None) 
             loop.close()
             asyncio.set_event_loop(None)
             executor.shutdown(wait=True)
-            gc.collect()
 
     contextvars.Context().run(run)
     return Registered(monitor.records, logs.entries)

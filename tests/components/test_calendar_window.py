@@ -123,3 +123,70 @@ def test_window_problems_match_the_rules(kind, lead, days):
     expect_days = not 1 <= days <= 90
     assert ("start" in fields(problems)) == expect_start
     assert ("days" in fields(problems)) == expect_days
+
+
+# --- starts in the past: drafts versus submitted requests (the module docstring) ---------------------------
+
+
+def test_window_phases():
+    start, end = NOW, NOW + timedelta(days=7)
+    assert cw.window_phase(start, end, NOW - timedelta(seconds=1)) == "upcoming"
+    assert cw.window_phase(start, end, NOW) == "running"
+    assert cw.window_phase(start, end, end - timedelta(seconds=1)) == "running"
+    assert cw.window_phase(start, end, end) == "ended"
+
+
+def test_draft_whose_start_passed_is_a_start_passed_problem_naming_the_fix():
+    start = NOW - timedelta(days=3)
+    [problem] = cw.check_window(start, start + timedelta(days=7), now=NOW, kind="gpu")
+    assert (problem.field, problem.rule) == ("start", "start-passed")
+    assert problem.message.endswith("move the window to start between 2026-11-22T12:00:00Z and 2027-01-21T12:00:00Z")
+
+
+def test_submitted_request_whose_window_began_is_not_judged_on_its_start():
+    start = NOW - timedelta(days=3)
+    assert cw.check_window(start, start + timedelta(days=7), now=NOW, kind="gpu", submitted=True) == []
+
+
+def test_submitted_request_still_obeys_the_duration():
+    start = NOW - timedelta(days=3)
+    problems = cw.check_window(start, start + timedelta(days=91), now=NOW, kind="gpu", submitted=True)
+    assert fields(problems) == ["days"]
+
+
+def test_submitted_request_passes_submitted_through_check_calendar_request():
+    start = NOW - timedelta(days=1)
+    kwargs = dict(kind="gpu", count=8, start=start, days=14, now=NOW, machine_type="a3-highgpu-8g")
+    assert cw.check_calendar_request(**kwargs, submitted=True) == []
+    assert [p.rule for p in cw.check_calendar_request(**kwargs)] == ["start-passed"]
+
+
+def test_ended_notice_only_for_a_submitted_request_whose_window_ended():
+    start = NOW - timedelta(days=10)
+    end = start + timedelta(days=7)
+    notice = cw.ended_notice(start, end, now=NOW, submitted=True)
+    assert notice is not None and (notice.field, notice.rule) == ("start", "window-ended")
+    assert "ended at 2026-11-19T12:00:00Z" in notice.message and "its pools consume nothing" in notice.message
+    assert cw.ended_notice(start, end, now=NOW, submitted=False) is None  # a draft: check_window's error
+    assert cw.ended_notice(start, start + timedelta(days=14), now=NOW, submitted=True) is None  # still running
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(["gpu", "tpu"]),
+    offset=st.integers(min_value=-200 * 24 * 3600, max_value=200 * 24 * 3600),
+    days=st.integers(min_value=1, max_value=90),
+    submitted=st.booleans(),
+)
+def test_start_rules_by_phase(kind, offset, days, submitted):
+    start = NOW + timedelta(seconds=offset)
+    end = cw.window_end(start, days)
+    problems = cw.check_window(start, end, now=NOW, kind=kind, submitted=submitted)
+    phase = cw.window_phase(start, end, NOW)
+    start_rules = {p.rule for p in problems if p.field == "start"}
+    if phase == "upcoming":
+        too_far = offset > cw.advance_days(kind) * 24 * 3600
+        assert start_rules == ({"start-too-far"} if too_far else set())
+    else:
+        assert start_rules == (set() if submitted else {"start-passed"})
+    assert (cw.ended_notice(start, end, now=NOW, submitted=submitted) is not None) == (submitted and phase == "ended")

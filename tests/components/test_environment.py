@@ -69,6 +69,24 @@ def test_each_flavor_selects_labels_its_registered_node_pools_carry(pulumi_run):
         assert all(ours.items() <= r.inputs["nodeConfig"]["labels"].items() for r in node_pools), pool_name
 
 
+def test_pool_taints_and_boot_disk_reach_the_node_pools_and_the_flavor(pulumi_run):
+    env = prod()
+    env["nodePools"][1].update(  # v6e-16: two multi-host slices, so two GKE node pools
+        taints=[{"key": "acme.example/dedicated", "value": "llm"}], diskSizeGb=500, diskType="hyperdisk-balanced"
+    )
+    registered, _ = _run(pulumi_run, env)
+    node_pools = [r for r in registered.of_type("gcp:container/nodePool:NodePool")
+                  if (r.parent or "").endswith("::v6e-16")]
+    assert len(node_pools) == 2
+    for node_pool in node_pools:
+        config = node_pool.inputs["nodeConfig"]
+        assert {"key": "acme.example/dedicated", "value": "llm", "effect": "NO_SCHEDULE"} in config["taints"]
+        assert (config["diskSizeGb"], config["diskType"]) == (500, "hyperdisk-balanced")
+    flavor = registered.one(f"{KUEUE_PREFIX}v1beta2:ResourceFlavor", "kueue-objects-v6e-16")
+    assert {"key": "acme.example/dedicated", "operator": "Equal", "value": "llm",
+            "effect": "NoSchedule"} in flavor.inputs["spec"]["tolerations"]
+
+
 def test_calendar_pool_consumes_the_reservation_it_names(pulumi_run):
     registered, _ = _run(pulumi_run, prod())
     reservation = registered.one("gcp:compute/futureReservation:FutureReservation")

@@ -127,6 +127,16 @@ def test_each_flavor_tolerates_every_taint_of_its_nodes(variant):
             assert taint.toleration() in tolerations, (pool.name, taint)
 
 
+def test_a_flavor_tolerates_the_pools_own_taints():
+    env = prod()
+    env["nodePools"][3]["taints"] = [{"key": "acme.example/inference", "value": "true", "effect": "NO_EXECUTE"}]
+    tolerations = find(objects_of(env), "ResourceFlavor", "l4-spot")["spec"]["tolerations"]
+    assert {"key": "acme.example/inference", "operator": "Equal", "value": "true", "effect": "NoExecute"} in tolerations
+    assert [t.toleration() for t in model_of(env).pool("l4-spot").node_taints] == tolerations
+    other = find(objects_of(env), "ResourceFlavor", "h100-dws")["spec"]["tolerations"]
+    assert all(t["key"] != "acme.example/inference" for t in other)
+
+
 def test_queued_pool_flavor_tolerates_the_queued_taint_and_tpu_flavor_the_tpu_taint():
     objects = objects_of(prod())
     queued = find(objects, "ResourceFlavor", "h100-dws")["spec"]["tolerations"]

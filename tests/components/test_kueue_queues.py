@@ -189,3 +189,22 @@ def test_limits_stay_consistent_with_the_nominal_quota_for_every_resource(nomina
         # never less than the accelerators' share of the node, and at most a millicore more
         exact = vcpus * nominal / pool.accelerators_per_node
         assert exact <= per_accelerator["cpu"] < exact + 0.001
+
+
+def test_a_child_cohort_carries_its_borrowing_and_lending_limits():
+    from components.kueue_api import validate_kueue_object
+
+    env = over_quota()
+    env["cohorts"] = [
+        {"name": "org"},
+        {"name": "gpu-share", "parent": "org", "quota": {"h100": 4},
+         "borrowingLimit": {"h100": 8}, "lendingLimit": {"h100": 6}},
+    ]
+    env["teams"][3]["quota"] = {"h100": 4}
+    cohort = find(objects_of(env), "Cohort", "gpu-share")
+    [flavor] = cohort["spec"]["resourceGroups"][0]["flavors"]
+    gpu = next(r for r in flavor["resources"] if r["name"] == "nvidia.com/gpu")
+    # a Cohort's lendingLimit may exceed its nominalQuota (KUEUE_VALIDATION R-CO-2)
+    assert gpu == {"name": "nvidia.com/gpu", "nominalQuota": 4, "borrowingLimit": 8, "lendingLimit": 6}
+    assert cohort["spec"]["parentName"] == "org"
+    assert validate_kueue_object(cohort) == []

@@ -160,8 +160,11 @@ def test_node_pool_plans_match_what_node_settings_builds():
         }
     )
     env["nodePools"].append(
-        {"name": "v6e-one", "machineType": "ct6e-standard-4t", "tpuTopology": "2x2", "capacity": "spot", "slices": 3}
+        {"name": "v6e-one", "machineType": "ct6e-standard-4t", "tpuTopology": "2x2", "capacity": "spot", "slices": 3,
+         "taints": [{"key": "acme.example/tpu-team", "value": "llm"}], "diskType": "hyperdisk-balanced",
+         "diskSizeGb": 500}
     )
+    env["nodePools"][0]["taints"] = [{"key": "acme.example/dedicated", "value": "training", "effect": "NO_EXECUTE"}]
     model = model_of(env)
     for pool in model.pools:
         request = PoolRequest(
@@ -175,12 +178,17 @@ def test_node_pool_plans_match_what_node_settings_builds():
             slices=pool.slices,
             reservation=ReservationTarget(pool.reservation_name) if pool.reservation_name else None,
             labels=pool.labels,
+            taints=pool.taints,
+            disk_size_gb=pool.disk_size_gb,
+            disk_type=pool.disk_type,
         )
         built = node_pool_settings(request)
         assert [(n.name, n.autoscaling.total_min_node_count, n.autoscaling.total_max_node_count) for n in built] == [
             (n.name, n.min_nodes, n.max_nodes) for n in pool.node_pools
         ]
         assert built[0].labels == pool.node_labels
+        assert all(b.taints == pool.node_taints for b in built)
+        assert all((b.disk_size_gb, b.disk_type) == (pool.disk_size_gb, pool.disk_type) for b in built)
         placements = [
             (
                 (b.placement.type, b.placement.tpu_topology, b.placement.workload_policy)
@@ -218,3 +226,30 @@ def test_to_dict_is_json_ready():
     assert [p["name"] for p in data["pools"]] == ["h100-dws", "v6e-16", "h100-dec", "l4-spot"]
     assert data["pools"][0]["capacityAccelerators"] == 16  # fields in camelCase...
     assert data["teams"][0]["quotas"] == {"h100-dws": 4, "h100-dec": 16, "l4-spot": 2}  # ...names kept as keys
+
+
+def test_pool_taints_and_boot_disk_are_carried():
+    env = prod()
+    env["nodePools"][0].update(
+        taints=[{"key": "acme.example/dedicated", "value": "training", "effect": "PREFER_NO_SCHEDULE"}],
+        diskSizeGb=300,
+        diskType="pd-ssd",
+    )
+    pool = model_of(env).pool("h100-dws")
+    assert [(t.key, t.value, t.effect) for t in pool.taints] == [
+        ("acme.example/dedicated", "training", "PREFER_NO_SCHEDULE")
+    ]
+    # The nodes also carry the GPU taint and, for a queued pool, GKE's queued-provisioning taint.
+    assert [t.key for t in pool.node_taints] == [
+        "nvidia.com/gpu", "cloud.google.com/gke-queued", "acme.example/dedicated"
+    ]
+    assert (pool.disk_size_gb, pool.disk_type) == (300, "pd-ssd")
+    assert model_of(env).to_dict()["pools"][0]["taints"] == [
+        {"key": "acme.example/dedicated", "value": "training", "effect": "PREFER_NO_SCHEDULE"}
+    ]
+
+
+def test_pools_without_taints_or_disk_settings_leave_them_to_gke():
+    pool = model_of(prod()).pool("v6e-16")
+    assert (pool.taints, pool.disk_size_gb, pool.disk_type) == ((), None, None)
+    assert [t.key for t in pool.node_taints] == ["google.com/tpu"]

@@ -139,3 +139,27 @@ def test_a_thousand_teams_derive_linearly():
     model = model_of(env)
     assert len(model.teams) == 1000
     assert sum(t.quota_total for t in model.totals.values()) == 5000
+
+
+def test_cohort_limits_are_carried_with_the_pools_they_name_in_flavor_order():
+    env = prod()
+    env["cohorts"] = [
+        {"name": "org"},
+        {
+            "name": "research",
+            "parent": "org",
+            "quota": {"l4-spot": 0},
+            "borrowingLimit": {"h100-dws": 8},
+            "lendingLimit": {"h100-dec": 16},
+        },
+    ]
+    model = model_of(env)
+    research = model.cohort("research")
+    assert (research.borrowing_limits, research.lending_limits) == ({"h100-dws": 8}, {"h100-dec": 16})
+    assert research.pools == ("h100-dec", "h100-dws", "l4-spot")  # calendar, queued, spot
+    assert model.to_dict()["cohorts"][1]["lendingLimits"] == {"h100-dec": 16}
+
+
+def test_cohort_without_limits_has_empty_limits_and_its_quota_pools():
+    org = model_of(prod()).cohort("research")
+    assert (org.borrowing_limits, org.lending_limits, org.pools) == ({}, {}, ())

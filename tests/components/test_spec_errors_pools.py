@@ -286,3 +286,139 @@ def test_labels_gke_capacity_sets_are_refused():
     assert issues(env)["nodePools[0].labels['gkecap.dev/pool']"] == (
         "'gkecap.dev/pool' is set by gke-capacity to select this pool; remove it"
     )
+
+
+# --- taints --------------------------------------------------------------------------------------------------
+
+
+def test_pool_taints_are_accepted_with_no_schedule_by_default():
+    env = dev()
+    pool(env)["taints"] = [{"key": "acme.example/dedicated", "value": "vision"},
+                           {"key": "acme.example/batch", "value": "true", "effect": "NO_EXECUTE"}]
+    taints = load_environment(env, now=NOW).node_pools[0].taints
+    assert [(t.key, t.value, t.effect) for t in taints] == [
+        ("acme.example/dedicated", "vision", "NO_SCHEDULE"),
+        ("acme.example/batch", "true", "NO_EXECUTE"),
+    ]
+
+
+def test_taint_effect_must_be_a_gke_effect():
+    env = dev()
+    pool(env)["taints"] = [{"key": "dedicated", "value": "vision", "effect": "NoSchedule"}]
+    assert (
+        issues(env)["nodePools[0].taints[0].effect"]
+        == "'NoSchedule' is not allowed; allowed: NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE"
+    )
+
+
+def test_taint_needs_a_value():
+    env = dev()
+    pool(env)["taints"] = [{"key": "dedicated"}]
+    assert issues(env)["nodePools[0].taints[0].value"] == "required key is missing"
+
+
+@pytest.mark.parametrize("key", ["nvidia.com/gpu", "google.com/tpu", "cloud.google.com/gke-queued"])
+def test_taint_keys_gke_sets_are_reserved(key):
+    env = dev()
+    pool(env)["taints"] = [{"key": key, "value": "present"}]
+    assert issues(env)["nodePools[0].taints[0].key"] == (
+        f"'{key}' is set by GKE on these nodes (gke-capacity declares it, and the pool's Kueue flavor tolerates it); "
+        "use a key of your own, e.g. example.com/dedicated"
+    )
+
+
+@pytest.mark.parametrize("key", ["node.kubernetes.io/unschedulable", "kubernetes.io/role", "k8s.io/x"])
+def test_kubernetes_taint_prefixes_are_reserved(key):
+    env = dev()
+    pool(env)["taints"] = [{"key": key, "value": "x"}]
+    assert "is reserved for Kubernetes' own components" in issues(env)["nodePools[0].taints[0].key"]
+
+
+def test_spot_taint_key_is_the_users_to_set():
+    # GKE documents tainting spot nodes cloud.google.com/gke-spot=true:NoSchedule as a user choice.
+    env = prod()
+    env["nodePools"][3]["taints"] = [{"key": "cloud.google.com/gke-spot", "value": "true"}]
+    load_environment(env, now=NOW)
+
+
+def test_taint_key_and_value_syntax():
+    env = dev()
+    pool(env)["taints"] = [{"key": "bad key", "value": "not ok!"}]
+    found = issues(env)
+    assert found["nodePools[0].taints[0].key"].startswith("'bad key' is not a taint key: the name must be")
+    assert found["nodePools[0].taints[0].value"].startswith("'not ok!' is not a taint value; allowed: at most 63")
+
+
+def test_one_taint_per_key_and_effect():
+    env = dev()
+    pool(env)["taints"] = [
+        {"key": "dedicated", "value": "a"},
+        {"key": "dedicated", "value": "b", "effect": "NO_EXECUTE"},
+        {"key": "dedicated", "value": "c"},
+    ]
+    found = issues(env)
+    assert list(found) == ["nodePools[0].taints[2]"]
+    assert found["nodePools[0].taints[2]"] == (
+        "taint 'dedicated' with effect NO_SCHEDULE is already nodePools[0].taints[0]; a node has one taint per key "
+        "and effect"
+    )
+
+
+# --- boot disk ----------------------------------------------------------------------------------------------
+
+
+def test_boot_disk_settings_are_accepted():
+    env = dev()
+    pool(env).update(diskSizeGb=200, diskType="pd-ssd")
+    spec_pool = load_environment(env, now=NOW).node_pools[0]
+    assert (spec_pool.disk_size_gb, spec_pool.disk_type) == (200, "pd-ssd")
+
+
+def test_boot_disk_below_the_gke_minimum():
+    env = dev()
+    pool(env)["diskSizeGb"] = 9
+    assert issues(env)["nodePools[0].diskSizeGb"] == (
+        "9 GB is outside the boot disk sizes GKE allows; allowed: 10 to 65536 GB"
+    )
+
+
+def test_boot_disk_size_is_a_whole_number():
+    env = dev()
+    pool(env)["diskSizeGb"] = 100.5
+    assert issues(env)["nodePools[0].diskSizeGb"] == "100.5 is not a whole number"
+
+
+def test_boot_disk_type_must_be_a_gke_boot_disk_type():
+    env = dev()
+    pool(env)["diskType"] = "pd-extreme"
+    assert issues(env)["nodePools[0].diskType"] == (
+        "'pd-extreme' is not a GKE node boot disk type; allowed: pd-standard, pd-balanced, pd-ssd, hyperdisk-balanced"
+    )
+
+
+def test_tpu_v6e_boots_from_hyperdisk_balanced_only():
+    env = dev()
+    pool(env, 1)["diskType"] = "pd-balanced"
+    assert issues(env)["nodePools[1].diskType"] == (
+        "'pd-balanced' is not supported by v6e nodes (ct6e-standard-4t); allowed: hyperdisk-balanced"
+    )
+
+
+def test_tpu_v6e_accepts_hyperdisk_balanced():
+    env = dev()
+    pool(env, 1)["diskType"] = "hyperdisk-balanced"
+    assert load_environment(env, now=NOW).node_pools[1].disk_type == "hyperdisk-balanced"
+
+
+def test_a3_ultra_boots_from_hyperdisk_balanced_only():
+    env = dev()
+    pool(env).update(machineType="a3-ultragpu-8g", diskType="pd-ssd")
+    assert issues(env)["nodePools[0].diskType"] == (
+        "'pd-ssd' is not supported by A3 Ultra nodes (a3-ultragpu-8g); allowed: hyperdisk-balanced"
+    )
+
+
+def test_boot_disk_of_an_unknown_machine_type_is_not_judged_twice():
+    env = dev()
+    pool(env).update(machineType="a9-supergpu-8g", diskType="pd-ssd")
+    assert "nodePools[0].diskType" not in issues(env)

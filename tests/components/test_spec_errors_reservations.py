@@ -22,13 +22,31 @@ def calendar_pool(env):
     return env["nodePools"][2]
 
 
-def test_reservation_in_the_past():
+def test_draft_reservation_in_the_past_names_the_fix():
     env = prod()
     reservation(env)["start"] = "2026-11-01T00:00:00Z"
     assert (
         issues(env)["reservations[0].start"]
-        == "2026-11-01T00:00:00Z is not in the future (now 2026-11-22T12:00:00Z); "
-        "a calendar reservation must start later than now"
+        == "2026-11-01T00:00:00Z is not in the future (now 2026-11-22T12:00:00Z); a draft calendar reservation can "
+        "only be submitted for a window that starts later than now and at most 60 days ahead: move the window to "
+        "start between 2026-11-22T12:00:00Z and 2027-01-21T12:00:00Z"
+    )
+
+
+def test_tpu_draft_in_the_past_names_the_120_day_window():
+    env = prod()
+    env["reservations"].append(
+        {
+            "name": "tpu-run",
+            "machineType": "ct6e-standard-4t",
+            "count": 16,
+            "zone": "us-east5-b",
+            "start": "2026-11-20T00:00:00Z",
+            "days": 7,
+        }
+    )
+    assert issues(env)["reservations[1].start"].endswith(
+        "at most 120 days ahead: move the window to start between 2026-11-22T12:00:00Z and 2027-03-22T12:00:00Z"
     )
 
 
@@ -282,21 +300,30 @@ def test_unused_reservation_is_a_warning():
     )
 
 
-def test_draft_reservation_in_the_past_is_an_error_even_if_it_ran():
+def test_draft_reservation_whose_window_is_running_is_an_error():
     env = prod()
     reservation(env).update(start="2026-11-15T00:00:00Z", submit=False)
-    assert "reservations[0].start" in issues(env)
+    assert issues(env)["reservations[0].start"].startswith("2026-11-15T00:00:00Z is not in the future")
 
 
-def test_submitted_reservation_that_is_running_is_a_warning():
-    # Once submitted (it cannot be cancelled) it stays declared while its pools consume it.
+def test_draft_reservation_whose_window_ended_is_an_error_not_a_warning():
+    env = prod()
+    reservation(env).update(start="2026-10-01T00:00:00Z", days=7, submit=False)
+    assert "move the window" in issues(env)["reservations[0].start"]
+
+
+def test_submitted_reservation_that_is_running_is_fine():
+    # Submitted (binding, cannot be changed): it stays declared while its pools consume it, without complaint.
     env = prod()
     reservation(env).update(start="2026-11-15T00:00:00Z", submit=True)
     spec = load_environment(env, now=NOW)
-    assert (
-        "reservations[0].start: submitted reservation 'dec-run' is running (since 2026-11-15T00:00:00Z)"
-        in spec.warnings
-    )
+    assert [w for w in spec.warnings if w.startswith("reservations[0]")] == []
+
+
+def test_submitted_reservation_that_started_a_second_ago_is_fine():
+    env = prod()
+    reservation(env).update(start="2026-11-22T11:59:59Z", submit=True)
+    assert load_environment(env, now=NOW).reservations[0].submit
 
 
 def test_submitted_reservation_that_ended_is_a_warning_to_remove_it():
@@ -304,9 +331,22 @@ def test_submitted_reservation_that_ended_is_a_warning_to_remove_it():
     reservation(env).update(start="2026-10-01T00:00:00Z", days=7, submit=True)
     spec = load_environment(env, now=NOW)
     assert (
-        "reservations[0].start: submitted reservation 'dec-run' ended at 2026-10-08T00:00:00Z; remove it and its pools"
-        in spec.warnings
+        "reservations[0].start: reservation 'dec-run': the submitted reservation's window ended at "
+        "2026-10-08T00:00:00Z (now 2026-11-22T12:00:00Z): Compute Engine deleted the reservation at its end time and "
+        "its pools consume nothing; remove the reservation and its pools" in spec.warnings
     )
+
+
+def test_submitted_reservation_ending_exactly_now_has_ended():
+    env = prod()
+    reservation(env).update(start="2026-11-08T12:00:00Z", days=14, submit=True)
+    assert any("window ended at 2026-11-22T12:00:00Z" in w for w in load_environment(env, now=NOW).warnings)
+
+
+def test_submitted_reservation_in_the_future_still_obeys_the_advance_window():
+    env = prod()
+    reservation(env).update(start="2027-02-01T00:00:00Z", submit=True)
+    assert "is more than 60 days ahead" in issues(env)["reservations[0].start"]
 
 
 def test_submitted_reservation_still_obeys_the_duration():

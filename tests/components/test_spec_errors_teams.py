@@ -217,3 +217,63 @@ def test_priority_class_names_are_unique():
     env = prod()
     env["priorityClasses"][1]["name"] = "low"
     assert issues(env)["priorityClasses[1].name"] == "'low' is already used by priorityClasses[0]"
+
+
+# --- cohort borrowingLimit / lendingLimit (Kueue R-CO-2) ---------------------------------------------------
+
+
+def nested_cohorts(env):
+    env["cohorts"] = [{"name": "org"}, {"name": "research", "parent": "org", "quota": {"h100-dws": 4}}]
+    env["teams"][3]["quota"]["h100-dws"] = 4  # the cohort's 4 + teams' 12 stay within the pool's 16
+    return env["cohorts"][1]
+
+
+def test_cohort_with_a_parent_may_set_borrowing_and_lending_limits():
+    env = prod()
+    nested_cohorts(env).update(borrowingLimit={"h100-dws": 8}, lendingLimit={"h100-dws": 2})
+    spec = load_environment(env, now=NOW)
+    research = spec.cohorts[1]
+    assert (research.borrowing_limit, research.lending_limit) == ({"h100-dws": 8}, {"h100-dws": 2})
+
+
+def test_cohort_lending_limit_may_exceed_its_own_quota():
+    # R-CO-2: a Cohort lends what its subtree holds; unlike a team's, its lendingLimit is not capped by its quota.
+    env = prod()
+    nested_cohorts(env)["lendingLimit"] = {"h100-dws": 12, "l4-spot": 4}
+    load_environment(env, now=NOW)
+
+
+def test_cohort_borrowing_limit_needs_a_parent():
+    env = prod()
+    env["cohorts"][0]["borrowingLimit"] = {"h100-dws": 4}
+    assert (
+        issues(env)["cohorts[0].borrowingLimit"]
+        == "needs a parent: a cohort borrows from its parent cohort, and Kueue rejects borrowingLimit on a cohort "
+        "without parent (R-CO-2); set parent or remove it"
+    )
+
+
+def test_cohort_lending_limit_needs_a_parent():
+    env = prod()
+    env["cohorts"][0]["lendingLimit"] = {"h100-dws": 4}
+    assert issues(env)["cohorts[0].lendingLimit"].startswith("needs a parent: a cohort lends to its parent cohort")
+
+
+def test_empty_cohort_limits_are_fine_without_a_parent():
+    env = prod()
+    env["cohorts"][0].update(borrowingLimit={}, lendingLimit={})
+    load_environment(env, now=NOW)
+
+
+def test_cohort_limits_name_existing_pools():
+    env = prod()
+    nested_cohorts(env)["borrowingLimit"] = {"h100-dwz": 4}
+    assert issues(env)["cohorts[1].borrowingLimit.h100-dwz"].startswith(
+        "no node pool named 'h100-dwz'; did you mean 'h100-dws'?"
+    )
+
+
+def test_cohort_limits_are_whole_non_negative_numbers():
+    env = prod()
+    nested_cohorts(env)["lendingLimit"] = {"h100-dws": -1}
+    assert issues(env)["cohorts[1].lendingLimit.h100-dws"] == "-1 is too small; must be at least 0"

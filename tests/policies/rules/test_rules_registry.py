@@ -16,6 +16,7 @@ EXPECTED_LEVELS = {
     "flex-start-recommended": "advisory",
     "queued-provisioning-admission-check": "advisory",
     "calendar-reservation-window": "mandatory",
+    "calendar-reservation-ended": "advisory",
     "submitted-reservation-protected": "mandatory",
     "reservation-affinity-match": "mandatory",
     "reservation-affinity-reference": "advisory",

@@ -8,7 +8,9 @@ from rule_resources import FUTURE_RESERVATION, RESERVATION, node_pool, resource
 
 from policies.resource_view import UNKNOWN, ResourceOptions, ResourceView
 from policies.rules.reservations import (
+    calendar_ended_notices,
     calendar_window_problems,
+    check_calendar_reservation_ended,
     check_calendar_reservation_window,
     check_reservation_affinity_match,
     check_reservation_affinity_reference,
@@ -92,6 +94,32 @@ def test_draft_starting_in_the_past_is_caught():
 
 def test_submitted_reservation_whose_window_began_is_not_flagged_again():
     assert calendar_window_problems(gpu_calendar(start_days=-2), NOW) == []
+
+
+def test_draft_whose_window_ended_is_caught_like_the_spec_does():
+    [message] = calendar_window_problems(gpu_calendar(start_days=-30, planningStatus="DRAFT"), NOW)
+    assert "timeWindow.startTime" in message and "move the window" in message
+
+
+def test_submitted_reservation_whose_window_ended_is_not_a_window_violation():
+    assert calendar_window_problems(gpu_calendar(start_days=-30), NOW) == []
+
+
+def test_submitted_reservation_whose_window_ended_gets_the_ended_advisory():
+    [message] = calendar_ended_notices(gpu_calendar(start_days=-30), NOW)
+    assert message.startswith("calendar reservation 'dec-run': the submitted reservation's window ended at ")
+    assert "its pools consume nothing" in message
+
+
+def test_running_or_draft_reservations_get_no_ended_advisory():
+    assert calendar_ended_notices(gpu_calendar(start_days=-2), NOW) == []
+    assert calendar_ended_notices(gpu_calendar(start_days=-30, planningStatus="DRAFT"), NOW) == []
+
+
+def test_ended_advisory_reads_now_from_config():
+    view = gpu_calendar(start_days=-30)
+    assert check_calendar_reservation_ended(view, {"now": "2026-10-01T00:00:00Z"})
+    assert check_calendar_reservation_ended(view, {"now": "2026-09-01T00:00:00Z"}) == []
 
 
 def test_sharing_with_a_project_twice_is_caught():
