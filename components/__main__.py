@@ -17,13 +17,15 @@ except ImportError:  # run from a checkout without installing: the repository ro
 from pulumi.provider.experimental import component_provider_host
 
 from components.cluster import GkeCluster
+from components.environment import Environment
+from components.kueue import KueueInstall, KueueObjects
 from components.node_pool import AcceleratorNodePool
 from components.reservation import CalendarReservation
 
 PACKAGE_NAME = "gkecap"
 PACKAGE_VERSION = "0.1.0"
 # Components hosted for other languages (each must pass the analyzer: TypedDict args, Output annotations).
-COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster]
+COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster, KueueInstall, KueueObjects, Environment]
 
 if __name__ == "__main__":
     component_provider_host(components=COMPONENTS, name=PACKAGE_NAME, version=PACKAGE_VERSION)

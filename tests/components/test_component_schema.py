@@ -30,7 +30,8 @@ def analysis():
 
 
 def test_every_component_is_analyzed(analysis):
-    assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "GkeCluster"]
+    assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "Environment",
+                                                         "GkeCluster", "KueueInstall", "KueueObjects"]
     assert sorted(analysis["type_definitions"]) == ["GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
                                                     "SystemPoolArgs"]
 
@@ -87,7 +88,8 @@ def test_plugin_serves_the_schema_over_grpc():
         process.wait()
     assert schema["name"] == "gkecap"
     assert sorted(schema["resources"]) == [
-        "gkecap:index:AcceleratorNodePool", "gkecap:index:CalendarReservation", "gkecap:index:GkeCluster"]
+        "gkecap:index:AcceleratorNodePool", "gkecap:index:CalendarReservation", "gkecap:index:Environment",
+        "gkecap:index:GkeCluster", "gkecap:index:KueueInstall", "gkecap:index:KueueObjects"]
     assert all(resource["isComponent"] for resource in schema["resources"].values())
     pool = schema["resources"]["gkecap:index:AcceleratorNodePool"]
     assert pool["inputProperties"]["capacity"] == {

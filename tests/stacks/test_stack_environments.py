@@ -1,7 +1,9 @@
 """stacks/Pulumi.dev.yaml and Pulumi.prod.yaml load, derive, and hold what the issue asks of them.
 
 Loaded with a fixed `now` (the calendar window rules depend on it): these tests check the files' content;
-tests/stacks/test_stack_plans.py plans them end to end.
+tests/stacks/test_stack_plans.py plans them end to end. The prod reservation is submitted, so the committed
+file stays valid once its start has passed (components/calendar_window.py: a submitted request is not judged
+on its start again; after its end the plan warns).
 """
 
 from __future__ import annotations
@@ -83,9 +85,19 @@ def test_prod_calendar_reservation_is_a_two_week_a3_run_consumed_by_a_pool(prod)
     assert model.pool(consumer).capacity == "calendar"
 
 
-def test_prod_reservation_stays_a_draft(prod):
+def test_prod_reservation_is_submitted(prod):
     _, model = prod
-    assert [r.planning_status for r in model.reservations] == ["DRAFT"]
+    assert [r.planning_status for r in model.reservations] == ["SUBMITTED"]
+
+
+@pytest.mark.parametrize("when", ["2027-01-25", "2030-01-01"])
+def test_prod_stays_valid_while_the_window_runs_and_after_it_ended(when):
+    now = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
+    spec = load_stack_file(STACKS / "Pulumi.prod.yaml", now=now)  # raises SpecError if not
+    (reservation,) = derive(spec).reservations
+    ended = now >= reservation.end
+    assert [w for w in spec.warnings if "window ended" in w] == (spec.warnings if ended else [])
+    assert bool(spec.warnings) == ended
 
 
 def test_prod_reservation_start_was_inside_the_gpu_window_when_written(prod):

@@ -1,9 +1,7 @@
 """`gkecap plan` on the environments, end to end: the real CLI, the offline engine and the policy pack process.
 
-Few and module-scoped (each plan starts a policy pack): both stacks are planned once, concurrently.
-The prod reservation's start is a fixed date (a calendar request must start within 60 days of now, FACTS C),
-so the committed file goes stale; the plan here uses a copy whose start is moved to 30 days from today and
-nothing else, while tests/stacks/test_stack_environments.py checks the committed file at its writing date.
+Few and module-scoped (each plan starts a policy pack): both stacks are planned once, concurrently, as
+committed (the prod reservation is submitted, so its fixed start date never makes the plan fail).
 """
 
 from __future__ import annotations
@@ -11,24 +9,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-STACKS = ROOT / "stacks"
-
-
-def _redated_prod(directory: Path) -> Path:
-    document = yaml.safe_load((STACKS / "Pulumi.prod.yaml").read_text())
-    start = (datetime.now(timezone.utc) + timedelta(days=30)).strftime("%Y-%m-%dT00:00:00Z")
-    for reservation in document["config"]["gkecap:environment"]["reservations"]:
-        reservation["start"] = start
-    path = directory / "Pulumi.prod.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False))
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +21,7 @@ def plans(tmp_path_factory):
     base = tmp_path_factory.mktemp("plans")
     commands = {
         "dev": ["--stack", "dev"],
-        "prod": ["--config", str(_redated_prod(base))],
+        "prod": ["--stack", "prod"],
     }
     running = {
         name: subprocess.Popen(
@@ -79,3 +64,10 @@ def test_prod_plan_registers_the_capacity_resources(plans):
     assert types["gcp:container/nodePool:NodePool"] == 7
     assert types["kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"] == 4
     assert types["kubernetes:kueue.x-k8s.io/v1beta2:AdmissionCheck"] >= 1
+
+
+def test_prod_submitted_reservation_is_protected_from_deletion(plans):
+    _, stdout, _, _ = plans["prod"]
+    (reservation,) = [r for r in json.loads(stdout)["resources"] if r["type"] == "gcp:compute/futureReservation:FutureReservation"]
+    assert reservation["inputs"]["planningStatus"] == "SUBMITTED"
+    assert reservation["options"]["protect"] is True
