@@ -24,6 +24,7 @@ from components.calendar_window import (
     check_days,
     check_share_with,
     check_workload_type,
+    ended_notice,
     utc_text,
     window_end,
 )
@@ -111,22 +112,15 @@ class CalendarReservation(pulumi.ComponentResource):
         submit = bool(args.get("submit", False))
         reservation_name = args.get("reservation_name") or name
         now = _now()
-        problems, start, end, kind = _check(name, args, reservation_name, now=now)
-        started = submit and start is not None and start <= now
-        if started:
-            # A submitted request whose window has begun was accepted before; it cannot be changed now.
-            problems = [p for p in problems if p.field != "start"]
+        problems, start, end, kind = _check(name, args, reservation_name, now=now, submitted=submit)
         # Check everything before registering anything: bad input leaves nothing half-made.
         if problems:
             raise CalendarReservationError(name, problems)
         assert start is not None and end is not None
         super().__init__("gkecap:index:CalendarReservation", name, None, opts)
-        if started:
-            pulumi.log.warn(
-                f"CalendarReservation {name!r}: the window started at {utc_text(start)}; "
-                "keeping the submitted reservation as is",
-                resource=self,
-            )
+        ended = ended_notice(start, end, now=now, submitted=submit)
+        if ended is not None:
+            pulumi.log.warn(f"CalendarReservation {name!r}: {ended.message}", resource=self)
 
         project = args.get("project")
         zone = args["zone"]
@@ -198,7 +192,7 @@ def _now() -> datetime:
 
 
 def _check(
-    name: str, args: CalendarReservationArgs, reservation_name: str, *, now: datetime
+    name: str, args: CalendarReservationArgs, reservation_name: str, *, now: datetime, submitted: bool
 ) -> tuple[list[WindowProblem], Optional[datetime], Optional[datetime], str]:
     """All problems (collected), the parsed window and the accelerator kind."""
     problems: list[WindowProblem] = []
@@ -256,6 +250,7 @@ def _check(
         tpu_family=tpu_family,
         workload_type=workload_type,
         share_with=share_with,
+        submitted=submitted,
     )
     return problems, start, window_end(start, days), kind
 

@@ -153,6 +153,10 @@ def _run_in_context(
     pulumi.runtime.set_all_config(dict(config.runtime), list(config.secret_keys))
 
     loop = asyncio.new_event_loop()
+    # A program that raises leaves futures whose exception nobody reads; asyncio would format them from a
+    # finalizer at a later garbage collection (CPython 3.11.7 can then fail an unrelated `ast` parse with
+    # "AST constructor recursion depth mismatch"). The exception itself reaches ProgramFailed.
+    loop.set_exception_handler(lambda _loop, _context: None)
     # The SDK sends every registration through the loop's default executor, as under the CLI.
     executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="gkecap-sdk")
     loop.set_default_executor(executor)

@@ -172,10 +172,21 @@ def test_workload_type_is_for_tpu_only(pulumi_run):
         "CalendarReservation 'dec-run': workloadType: applies to TPU reservations only; GPU reservations reserve VMs"]
 
 
-def test_submitted_reservation_whose_window_began_is_kept_with_a_warning(pulumi_run):
+def test_submitted_reservation_whose_window_is_running_is_kept_quietly(pulumi_run):
     run = register(pulumi_run, "dec-run", gpu_args(start=text(day(-2)), submit=True))
     assert run.one(FUTURE_RESERVATION).options["protect"] is True
-    assert any("the window started at" in w for w in run.warnings())
+    assert not any("dec-run" in w for w in run.warnings())
+
+
+def test_submitted_reservation_whose_window_ended_is_kept_with_a_warning(pulumi_run):
+    run = register(pulumi_run, "dec-run", gpu_args(start=text(day(-20)), days=14, submit=True))
+    assert run.one(FUTURE_RESERVATION).options["protect"] is True
+    assert any("window ended at" in w and "consume nothing" in w for w in run.warnings())
+
+
+def test_draft_whose_start_passed_is_refused(pulumi_run):
+    (problem,) = problems_of(pulumi_run, gpu_args(start=text(day(-2))))
+    assert "start" in problem and "move the window" in problem
 
 
 def test_invalid_reservation_name(pulumi_run):
