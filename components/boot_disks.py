@@ -1,7 +1,7 @@
 """Node boot disks of accelerator node pools: which disk types each machine series boots from, and sizes.
 
-Pure (catalog as data) and shared by the environment spec checks and, where their owners adopt it, the
-node-pool settings and the policy pack. A pool that leaves ``diskType`` out gets GKE's default for the
+Pure (catalog as data) and shared by the environment spec checks and the node-pool settings
+(``components.node_settings``). A pool that leaves ``diskType`` out gets GKE's default for the
 machine type (hyperdisk-balanced where pd-balanced is not supported, else pd-balanced; pulumi-gcp
 ``NodePoolNodeConfigBootDisk.disk_type`` [S4]), so only an explicit type can be wrong.
 """

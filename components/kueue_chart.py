@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from components.kueue_api import QuantityError, parse_quantity
+from components.kueue_api import V1BETA2_SINCE, QuantityError, parse_quantity
 
 KUEUE_CHART = "oci://registry.k8s.io/kueue/charts/kueue"
 DEFAULT_KUEUE_VERSION = "v0.19.2"
@@ -32,7 +32,7 @@ KUEUE_NAMESPACE = "kueue-system"
 KUEUE_FULLNAME = "kueue"
 BATCH_USER_ROLE = f"{KUEUE_FULLNAME}-batch-user-role"  # charts/kueue/templates/rbac/batch_user_role.yaml
 
-CONFIG_V1BETA2_SINCE = (0, 15, 0)  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
+CONFIG_V1BETA2_SINCE = V1BETA2_SINCE  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
 # The chart's default limits (values.yaml): a request above them must raise them, or the pod is invalid.
 DEFAULT_LIMITS = {"cpu": "2", "memory": "512Mi"}
 # Fair-sharing preemption strategies: Kueue's default list, written out (site docs "Preemption", Fair Sharing).

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from components import kueue_api
 from components.model import CapacityModel, PoolPlan
-from components.node_settings import node_selector, tolerations
+from components.node_settings import POOL_LABEL, node_selector, tolerations
 from components.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
-POOL_OBJECT_LABEL = "gkecap.dev/pool"  # on generated objects that belong to one pool (flavor, PRC, check)
+POOL_OBJECT_LABEL = POOL_LABEL  # on generated objects that belong to one pool (flavor, PRC, check)
 
 # Topology levels of GKE nodes for topology-aware scheduling, coarsest first: the reservation block, its
 # sub-block, then the node (Kueue requires kubernetes.io/hostname to be last, R-TOPO-3).

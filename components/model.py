@@ -49,7 +49,17 @@ from components.catalog import (
     tpu_family_of,
     tpu_slice,
 )
-from components.node_settings import POOL_LABEL, Taint, node_labels, node_pool_names, node_selector, node_taints
+from components.node_settings import (
+    DEFAULT_GPU_DRIVER_VERSION,
+    FLEX_CAPACITIES,
+    POOL_LABEL,
+    GpuSharing,
+    Taint,
+    node_labels,
+    node_pool_names,
+    node_selector,
+    node_taints,
+)
 from components.spec import (
     ClusterSpec,
     EnvironmentSpec,
@@ -97,10 +107,7 @@ class GkeNodePoolPlan:
     accelerators: int  # max_nodes x accelerators per node
 
 
-@dataclass(frozen=True)
-class GpuSharingPlan:
-    strategy: str  # TIME_SHARING | MPS
-    max_shared_clients_per_gpu: int
+GpuSharingPlan = GpuSharing  # strategy (TIME_SHARING | MPS), max_shared_clients_per_gpu: one type for both
 
 
 @dataclass(frozen=True)
@@ -177,7 +184,7 @@ class PoolPlan:
 
     @property
     def flex_start(self) -> bool:
-        return self.capacity in ("flex-start", "queued")
+        return self.capacity in FLEX_CAPACITIES
 
     @property
     def queued(self) -> bool:
@@ -403,10 +410,22 @@ def _reservation_plan(res: ReservationSpec, consumers: Iterable[str]) -> Reserva
 def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | None) -> PoolPlan:
     zones = tuple(pool.zones) if pool.zones is not None else ((reservation.zone,) if reservation else ())
     labels = dict(pool.labels)
-    selector = node_selector(pool.name, pool.machine_type, pool.tpu_topology)
-    pool_labels = node_labels(pool.name, pool.capacity, labels)
     taints = tuple(Taint(t.key, t.value, t.effect) for t in pool.taints)
-    node_extras = {  # taints and boot disk: the same for GPU and TPU pools
+    common: dict[str, Any] = {  # the same for GPU and TPU pools
+        "name": pool.name,
+        "index": index,
+        "machine_type": pool.machine_type,
+        "capacity": pool.capacity,
+        "flavor_rank": flavor_rank(pool.capacity),
+        "zones": zones,
+        "reservation": reservation,
+        "reservation_name": pool.reservation,
+        "reservation_block": pool.reservation_block,
+        "reservation_project": pool.reservation_project,
+        "max_run_duration": pool.max_run_duration,
+        "labels": labels,
+        "node_labels": node_labels(pool.name, pool.capacity, labels),
+        "node_selector": node_selector(pool.name, pool.machine_type, pool.tpu_topology),
         "taints": taints,
         "node_taints": node_taints(pool.machine_type, pool.capacity, taints),
         "disk_size_gb": pool.disk_size_gb,
@@ -444,19 +463,13 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
                 ),
             )
         return PoolPlan(
-            name=pool.name,
-            index=index,
-            machine_type=pool.machine_type,
             kind="tpu",
             family=tpu.family,
-            capacity=pool.capacity,
-            flavor_rank=flavor_rank(pool.capacity),
             accelerator_label_key=GKE_TPU_ACCELERATOR_LABEL,
             accelerator_label=tpu.accelerator_label,
             resource_name=TPU_RESOURCE,
             accelerators_per_node=tpu.chips_per_vm,
             node_resources=_node_resources(pool.machine_type, TPU_RESOURCE, tpu.chips_per_vm),
-            zones=zones,
             node_pools=node_pools,
             min_nodes=0,
             max_nodes=sum(n.max_nodes for n in node_pools),
@@ -468,18 +481,10 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
             chips_per_slice=tpu.chips,
             tpu=tpu,
             gpu=None,
-            reservation=reservation,
-            reservation_name=pool.reservation,
-            reservation_block=pool.reservation_block,
-            reservation_project=pool.reservation_project,
-            max_run_duration=pool.max_run_duration,
             gpu_driver_version=None,
             gpu_partition_size=None,
             gpu_sharing=None,
-            labels=labels,
-            node_labels=pool_labels,
-            node_selector=selector,
-            **node_extras,
+            **common,
         )
     gpu = gpu_machine(pool.machine_type)
     max_nodes = pool.max_nodes if pool.max_nodes is not None else (reservation.count if reservation else None)
@@ -497,19 +502,13 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
     )
     sharing = pool.gpu_sharing
     return PoolPlan(
-        name=pool.name,
-        index=index,
-        machine_type=pool.machine_type,
         kind="gpu",
         family=gpu.family,
-        capacity=pool.capacity,
-        flavor_rank=flavor_rank(pool.capacity),
         accelerator_label_key=GKE_ACCELERATOR_LABEL,
         accelerator_label=gpu.accelerator_label,
         resource_name=GPU_RESOURCE,
         accelerators_per_node=gpu.gpus_per_vm,
         node_resources=_node_resources(pool.machine_type, GPU_RESOURCE, gpu.gpus_per_vm),
-        zones=zones,
         node_pools=(node_pool,),
         min_nodes=min_nodes,
         max_nodes=max_nodes,
@@ -521,18 +520,10 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         chips_per_slice=None,
         tpu=None,
         gpu=gpu,
-        reservation=reservation,
-        reservation_name=pool.reservation,
-        reservation_block=pool.reservation_block,
-        reservation_project=pool.reservation_project,
-        max_run_duration=pool.max_run_duration,
-        gpu_driver_version=pool.gpu_driver_version or "DEFAULT",
+        gpu_driver_version=pool.gpu_driver_version or DEFAULT_GPU_DRIVER_VERSION,
         gpu_partition_size=pool.gpu_partition_size,
         gpu_sharing=GpuSharingPlan(sharing.strategy, sharing.max_shared_clients_per_gpu) if sharing else None,
-        labels=labels,
-        node_labels=pool_labels,
-        node_selector=selector,
-        **node_extras,
+        **common,
     )
 
 

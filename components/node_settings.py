@@ -37,9 +37,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from components.boot_disks import check_boot_disk
 from components.catalog import (
     CAPACITY_MODELS,
     COMPACT_PLACEMENT,
+    FLEX_START_COMPACT_PREFIXES,
     GKE_ACCELERATOR_LABEL,
     GKE_QUEUED_LABEL,
     GPU_RESOURCE,
@@ -67,6 +69,9 @@ RESERVATION_CAPACITIES = frozenset({"calendar", "reservation"})
 # minNodes > 0 keeps paid capacity warm; flex/queued need total min 0 (FACTS B.2 [S9]) and a calendar
 # reservation has no capacity before its window starts.
 MIN_NODES_CAPACITIES = frozenset({"reservation", "spot", "on-demand"})
+# Over-committed Kueue quota is a warning where DWS obtains capacity on demand, an error where capacity is
+# fixed (issue 4); the environment spec checks and the policy pack's quota-capacity rules both judge by it.
+OVERCOMMIT_WARNS = FLEX_CAPACITIES
 
 # Flex-start VMs run at most seven days. FACTS B.3 [S16, S17]; value in whole seconds, "<n>s". FACTS B.2 [S9]
 MAX_RUN_DURATION_SECONDS = 7 * 24 * 3600
@@ -91,9 +96,6 @@ DEFAULT_GPU_DRIVER_VERSION = "DEFAULT"
 GPU_SHARING_STRATEGIES = ("TIME_SHARING", "MPS")  # FACTS E [S6 GPUSharingStrategy]
 TAINT_EFFECTS = ("NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE")  # GKE API NodeTaint.Effect [S3]
 _K8S_EFFECT = {"NO_SCHEDULE": "NoSchedule", "PREFER_NO_SCHEDULE": "PreferNoSchedule", "NO_EXECUTE": "NoExecute"}
-
-# Flex-start with COMPACT placement only on these GPU series (TPUs always). FACTS B.2 [S9 main.tf L148-166]
-FLEX_COMPACT_GPU_PREFIXES = ("a3-ultragpu-", "a4-", "h4d-")
 
 # Secure node defaults (GKE hardening guide): GKE metadata server for Workload Identity, shielded VMs.
 WORKLOAD_METADATA_MODE = "GKE_METADATA"
@@ -413,8 +415,8 @@ def check_pool_request(req: PoolRequest) -> list[SettingIssue]:
     for key in req.labels:
         if key in MANAGED_LABELS:
             add(f"labels.{key}", "is set by gke-capacity to select this pool; remove it")
-    if req.disk_size_gb is not None and req.disk_size_gb < 10:
-        add("diskSizeGb", f"{req.disk_size_gb} is too small; the smallest boot disk is 10 GB")  # [S4 disk_size_gb]
+    for problem in check_boot_disk(req.machine_type, req.disk_type, req.disk_size_gb):
+        add(problem.field, problem.message)
     return issues
 
 
@@ -438,7 +440,7 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[SettingIssue]:
     if req.tpu_topology is not None:
         add("tpuTopology", f"applies to TPU pools only; {req.machine_type} is a GPU machine type")
     if req.slices != 1:
-        add("slices", f"applies to TPU pools only; size GPU pools with maxNodes")
+        add("slices", "applies to TPU pools only; size GPU pools with maxNodes")
     if req.max_nodes is None:
         add("maxNodes", "is required for GPU pools (the autoscaler's total maximum node count)")
     elif not isinstance(req.max_nodes, int) or req.max_nodes < 1:
@@ -472,9 +474,9 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[SettingIssue]:
         elif req.capacity == "queued":
             # FACTS B.2 [S9]: queued provisioning is not allowed with COMPACT placement (except TPUs).
             add("compactPlacement", "is not allowed with queued provisioning on GPUs")
-        elif req.capacity == "flex-start" and not req.machine_type.startswith(FLEX_COMPACT_GPU_PREFIXES):
+        elif req.capacity == "flex-start" and not gpu.flex_start_compact_placement:
             add("compactPlacement", f"flex-start with compact placement is only for "
-                f"{', '.join(p + '*' for p in FLEX_COMPACT_GPU_PREFIXES)}; not {req.machine_type}")
+                f"{', '.join(p + '*' for p in FLEX_START_COMPACT_PREFIXES)}; not {req.machine_type}")
     return issues
 
 

@@ -32,7 +32,22 @@ from components.catalog import (
     tpu_machine,
     tpu_slice,
 )
-from components.node_settings import GPU_TAINT, MANAGED_LABELS, NODE_POOL_NAME_MAX, QUEUED_TAINT, TPU_NODE_TAINT
+from components.kueue_api import V1BETA2_SINCE
+from components.node_settings import (
+    FLEX_CAPACITIES,
+    GPU_FLEX_MIN_VERSION,
+    GPU_TAINT,
+    MANAGED_LABELS,
+    MAX_RUN_DURATION_SECONDS,
+    NODE_POOL_NAME_MAX,
+    OVERCOMMIT_WARNS,
+    QUEUED_TAINT,
+    RESERVATION_CAPACITIES,
+    TPU7X_MIN_VERSION,
+    TPU_FLEX_MIN_VERSION,
+    TPU_NODE_TAINT,
+    is_default_compute_service_account,
+)
 from components.spec import (
     ClusterSpec,
     CohortSpec,
@@ -49,20 +64,10 @@ from components.spec_messages import SpecIssue, key_path
 # --------------------------------------------------------------------------------------------------------
 # Facts and limits
 
-FLEX_MODELS = frozenset({"flex-start", "queued"})
-RESERVED_MODELS = frozenset({"calendar", "reservation"})
-# Over-committing quota is an error where capacity is fixed, a warning where DWS obtains it on demand (issue 4).
-OVERCOMMIT_WARNS = FLEX_MODELS
-
-MAX_RUN_DURATION_SECONDS = 7 * 24 * 3600  # flex-start VMs run at most 7 days. FACTS B.3 [S16, S14]
-# GKE versions: queued provisioning and flex-start GPUs FACTS B.1 [S14] / B.3 [S17]; flex-start TPUs
-# FACTS B.3 [S17]; TPU7x (Ironwood) on Standard FACTS A.3 [S34].
-GKE_FLOOR_FLEX_GPU = "1.32.2-gke.1652000"
-GKE_FLOOR_FLEX_TPU = "1.33.0-gke.1712000"
-GKE_FLOOR_TPU7X = "1.34.0-gke.2201000"
-# kueue.x-k8s.io/v1beta2 first shipped in Kueue v0.15.0. FACTS D [S2]
-KUEUE_V1BETA2_SINCE = (0, 15, 0)
-GKE_NODE_POOL_NAME_MAX = NODE_POOL_NAME_MAX  # 40: GKE's node pool name limit (components.node_settings)
+# Capacity-model sets (OVERCOMMIT_WARNS too), the 7-day run limit (MAX_RUN_DURATION_SECONDS), the GKE version floors and the node pool
+# name limit are components.node_settings' facts; the first Kueue with v1beta2 is components.kueue_api's.
+FLEX_MODELS = FLEX_CAPACITIES
+RESERVED_MODELS = RESERVATION_CAPACITIES
 GKE_CLUSTER_NAME_MAX = 40  # GKE cluster names: lowercase, start with a letter, up to 40 characters (gcloud reference)
 DNS_LABEL_MAX = 63  # Kubernetes namespace and label names (RFC 1123 label)
 GCE_NAME_MAX = 63  # Compute Engine resource names (RFC 1035), e.g. reservations [S4 FutureReservation.name]
@@ -87,7 +92,6 @@ _REGION = re.compile(r"^[a-z]+-[a-z]+[0-9]+$")
 _ZONE = re.compile(r"^([a-z]+-[a-z]+[0-9]+)-[a-z]$")
 _PROJECT = re.compile(r"^([a-z][-a-z0-9.]*[a-z0-9]:)?[a-z][-a-z0-9]{4,28}[a-z0-9]$")
 _EMAIL = re.compile(r"^[^@\s:]+@[^@\s]+\.[^@\s]+$")
-_DEFAULT_COMPUTE_SA = re.compile(r"^[0-9]+-compute@developer\.gserviceaccount\.com$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)$")
 _GKE_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+)(?:-gke\.(\d+))?)?$")
@@ -287,7 +291,7 @@ class _Checker:
                     "nodeServiceAccount",
                     f"{sa!r} is not a service account email (name@project.iam.gserviceaccount.com)",
                 )
-            elif _DEFAULT_COMPUTE_SA.match(sa):
+            elif is_default_compute_service_account(sa):
                 self.error(
                     "nodeServiceAccount",
                     f"{sa!r} is the Compute Engine default service account; use a dedicated least-privilege "
@@ -340,11 +344,11 @@ class _Checker:
         flex_tpu = [f.pool.name for f in self.facts.values() if f.kind == "tpu" and f.pool.capacity == "flex-start"]
         tpu7x = [f.pool.name for f in self.facts.values() if f.family == "tpu7x"]
         if dws:
-            floors.append((GKE_FLOOR_FLEX_GPU, "queued and flex-start GPU pools", dws))
+            floors.append((GPU_FLEX_MIN_VERSION, "queued and flex-start GPU pools", dws))
         if flex_tpu:
-            floors.append((GKE_FLOOR_FLEX_TPU, "flex-start TPU pools", flex_tpu))
+            floors.append((TPU_FLEX_MIN_VERSION, "flex-start TPU pools", flex_tpu))
         if tpu7x:
-            floors.append((GKE_FLOOR_TPU7X, "TPU7x pools", tpu7x))
+            floors.append((TPU7X_MIN_VERSION, "TPU7x pools", tpu7x))
         for floor, what, pools in floors:
             if _version_below(given, _parse_gke_version(floor)):  # type: ignore[arg-type]
                 self.error(
@@ -360,10 +364,10 @@ class _Checker:
         match = _KUEUE_VERSION.match(kueue.version)
         if not match:
             self.error("kueue.version", f"{kueue.version!r} is not a Kueue release; write it like v0.19.2")
-        elif kueue.api_version == "v1beta2" and tuple(int(g) for g in match.groups()[:3]) < KUEUE_V1BETA2_SINCE:
+        elif kueue.api_version == "v1beta2" and tuple(int(g) for g in match.groups()[:3]) < V1BETA2_SINCE:
             self.error(
                 "kueue.apiVersion",
-                f"'v1beta2' needs Kueue v0.15.0 or later (kueue.version is {kueue.version}); "
+                f"'v1beta2' needs Kueue v{'.'.join(map(str, V1BETA2_SINCE))} or later (kueue.version is {kueue.version}); "
                 "use apiVersion v1beta1 or a newer Kueue",
             )
         resources = kueue.manager_resources
@@ -386,13 +390,7 @@ class _Checker:
         seen: dict[str, int] = {}
         for index, pool in self.v.pools:
             path = f"nodePools[{index}]"
-            if pool.name in seen:
-                self.error(
-                    f"{path}.name",
-                    f"{pool.name!r} is already used by nodePools[{seen[pool.name]}]; pool names must be unique",
-                )
-            else:
-                seen[pool.name] = index
+            self.check_unique("nodePools", index, pool.name, seen, "pool")
             facts = self.pool_facts(index, pool)
             self.check_pool_name(index, pool, facts)
             self.check_zones(f"{path}.zones", pool.zones)
@@ -479,7 +477,7 @@ class _Checker:
         if pool.tpu_topology is not None:
             self.error(f"{path}.tpuTopology", f"applies to TPU pools only; {pool.machine_type} is a GPU machine type")
         if pool.slices is not None:
-            self.error(f"{path}.slices", f"applies to TPU pools only; size GPU pools with maxNodes")
+            self.error(f"{path}.slices", "applies to TPU pools only; size GPU pools with maxNodes")
         nodes = pool.max_nodes
         if nodes is None:
             if pool.capacity == "calendar":
@@ -532,7 +530,7 @@ class _Checker:
         suffix = ""
         if facts is not None and facts.kind == "tpu" and (facts.vms_per_slice or 0) > 1 and facts.slices > 1:
             suffix = f"-s{facts.slices - 1}"  # one GKE node pool per slice: <pool>-s0, -s1, ... (node_settings)
-        limit = GKE_NODE_POOL_NAME_MAX - len(suffix)
+        limit = NODE_POOL_NAME_MAX - len(suffix)
         if not _LETTER_NAME.match(pool.name):
             self.error(
                 path,
@@ -541,7 +539,7 @@ class _Checker:
             )
         elif len(pool.name) > limit:
             why = (
-                f" so that the GKE node pool names ({pool.name}{suffix}) fit in {GKE_NODE_POOL_NAME_MAX}"
+                f" so that the GKE node pool names ({pool.name}{suffix}) fit in {NODE_POOL_NAME_MAX}"
                 if suffix
                 else ""
             )
@@ -599,7 +597,7 @@ class _Checker:
         if zones is None:
             return
         if not zones:
-            self.error(path, f"must list at least one zone, or be left out")
+            self.error(path, "must list at least one zone, or be left out")
             return
         region = self.v.region if self.v.region and _REGION.match(self.v.region) else None
         seen: set[str] = set()
@@ -669,13 +667,7 @@ class _Checker:
         region = self.v.region if self.v.region and _REGION.match(self.v.region) else None
         for index, res in self.v.reservations:
             path = f"reservations[{index}]"
-            if res.name in seen:
-                self.error(
-                    f"{path}.name",
-                    f"{res.name!r} is already used by reservations[{seen[res.name]}]; reservation names must be unique",
-                )
-            else:
-                seen[res.name] = index
+            self.check_unique("reservations", index, res.name, seen, "reservation")
             if not _LETTER_NAME.match(res.name) or len(res.name) > GCE_NAME_MAX:
                 self.error(f"{path}.name", f"{res.name!r} is not a reservation name; {_GCE_NAME_RULE}")
             self.check_zone(f"{path}.zone", res.zone, region)
@@ -804,13 +796,8 @@ class _Checker:
         for index, cohort in self.v.cohorts:
             path = f"cohorts[{index}]"
             self.check_dns_label(f"{path}.name", cohort.name, "cohort name")
-            if cohort.name in seen:
-                self.error(
-                    f"{path}.name",
-                    f"{cohort.name!r} is already used by cohorts[{seen[cohort.name]}]; cohort names must be unique",
-                )
+            if not self.check_unique("cohorts", index, cohort.name, seen, "cohort"):
                 continue
-            seen[cohort.name] = index
             parents[cohort.name] = cohort.parent
             if cohort.weight is not None and self.v.kueue is not None and not self.v.kueue.fair_sharing:
                 self.warn(f"{path}.weight", "has no effect while kueue.fairSharing is false")
@@ -867,13 +854,7 @@ class _Checker:
         for index, team in self.v.teams:
             path = f"teams[{index}]"
             self.check_dns_label(f"{path}.name", team.name, "team name")
-            if team.name in seen:
-                self.error(
-                    f"{path}.name",
-                    f"{team.name!r} is already used by teams[{seen[team.name]}]; team names must be unique",
-                )
-            else:
-                seen[team.name] = index
+            self.check_unique("teams", index, team.name, seen, "team")
             if team.cohort is not None and self.v.cohort_names is not None and team.cohort not in self.v.cohort_names:
                 self.error(
                     f"{path}.cohort",
@@ -964,6 +945,16 @@ class _Checker:
                     f"no node pool named {pool!r}; {did_you_mean}pools: {_names(sorted(self.v.pool_names))}",
                 )
 
+    def check_unique(self, section: str, index: int, name: str, seen: dict[str, int], what: str) -> bool:
+        """False, with an error, when an earlier entry of `section` already has this name."""
+        first = seen.setdefault(name, index)
+        if first == index:
+            return True
+        self.error(
+            f"{section}[{index}].name", f"{name!r} is already used by {section}[{first}]; {what} names must be unique"
+        )
+        return False
+
     def check_dns_label(self, path: str, value: str, what: str) -> bool:
         if _DNS_LABEL.match(value) and len(value) <= DNS_LABEL_MAX:
             return True
@@ -984,9 +975,7 @@ class _Checker:
                     f"{pc.name!r} is not a valid priority class name; allowed: a DNS-1123 subdomain (lowercase letters,"
                     " digits, '-' and '.')",
                 )
-            if pc.name in seen:
-                self.error(f"{path}.name", f"{pc.name!r} is already used by priorityClasses[{seen[pc.name]}]")
-            seen.setdefault(pc.name, index)
+            self.check_unique("priorityClasses", index, pc.name, seen, "priority class")
             if len(pc.description) > WPC_DESCRIPTION_MAX:
                 self.error(
                     f"{path}.description", f"has {len(pc.description)} characters; at most {WPC_DESCRIPTION_MAX}"

@@ -31,6 +31,7 @@ from policies.rules.quota_capacity import (
     check_team_accelerator_limit,
 )
 from policies.rules.reservations import (
+    CLOCK_SCHEMA,
     FUTURE_RESERVATION_TYPE,
     PROTECTION_SCHEMA,
     RESERVATION_TYPES,
@@ -112,13 +113,7 @@ ALL_POLICIES += [
         check_calendar_reservation_window,
         types=[FUTURE_RESERVATION_TYPE],
         enforcement_level="mandatory",
-        config={
-            "now": {
-                "type": "string",
-                "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
-                "default: the current time.",
-            }
-        },
+        config=CLOCK_SCHEMA,
     ),
     resource_policy(
         "calendar-reservation-ended",
@@ -127,13 +122,7 @@ ALL_POLICIES += [
         check_calendar_reservation_ended,
         types=[FUTURE_RESERVATION_TYPE],
         enforcement_level="advisory",
-        config={
-            "now": {
-                "type": "string",
-                "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
-                "default: the current time.",
-            }
-        },
+        config=CLOCK_SCHEMA,
     ),
     resource_policy(
         "submitted-reservation-protected",

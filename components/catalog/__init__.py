@@ -6,6 +6,7 @@ Pure Python (no Pulumi import): components derive settings from it and policies 
 from components.catalog.capacity import capacity_models_for_family
 from components.catalog.errors import CatalogError
 from components.catalog.gpu import (
+    FLEX_START_COMPACT_PREFIXES,
     GPU_FAMILIES,
     GPU_MACHINES,
     GpuMachine,
@@ -55,6 +56,7 @@ from components.catalog.tpu import (
 __all__ = [
     "CAPACITY_MODELS",
     "COMPACT_PLACEMENT",
+    "FLEX_START_COMPACT_PREFIXES",
     "GKE_ACCELERATOR_LABEL",
     "GKE_FLEX_START_LABEL",
     "GKE_MACHINE_TYPE_LABEL",

@@ -67,8 +67,9 @@ class GpuMachine:
 # (https://cloud.google.com/kubernetes-engine/docs/how-to/compact-placement) and A3 Ultra/A4 (FACTS B.2 [S9]).
 # A4X pools use a workload policy (NVL72 "1x72" accelerator topology) instead; G4: not listed in the sources read.
 _COMPACT_FAMILIES = frozenset({"a2", "a3", "a4", "g2"})
-# Compact placement together with flex-start only for a3-ultragpu-* and a4-*. FACTS B.2 [S9 gke-node-pool main.tf]
-_FLEX_START_COMPACT_PREFIXES = ("a3-ultragpu-", "a4-")
+# Compact placement together with flex-start only for these machine series (TPUs always); h4d is a CPU (HPC)
+# series, listed for checks of any node pool. FACTS B.2 [S9 gke-node-pool main.tf L148-166]
+FLEX_START_COMPACT_PREFIXES = ("a3-ultragpu-", "a4-", "h4d-")
 
 
 def _machine(
@@ -101,7 +102,7 @@ def _machine(
         time_sharing=True,
         mps=True,
         compact_placement=(family in _COMPACT_FAMILIES) if compact_placement is None else compact_placement,
-        flex_start_compact_placement=machine_type.startswith(_FLEX_START_COMPACT_PREFIXES),
+        flex_start_compact_placement=machine_type.startswith(FLEX_START_COMPACT_PREFIXES),
         arch=arch,
         nvlink_topology=nvlink_topology,
         gpu_fraction=gpu_fraction,

@@ -22,7 +22,7 @@ from components.kueue_api.cluster_queue import (
     FlavorQuotas, LabelSelector, LabelSelectorRequirement, ResourceGroup, ResourceQuota,
 )
 from components.kueue_api.cohort import CohortSpec, LocalQueueSpec
-from components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, KueueModel
+from components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, V1BETA2_SINCE, KueueModel
 from components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VERSIONS, manifest, spec_model
 from components.kueue_api.quantity import Quantity, QuantityError, parse_quantity
 from components.kueue_api.references import Reference, references
@@ -32,7 +32,7 @@ from components.kueue_api.validation import KueueViolation, kueue_kind, validate
 
 __all__ = [
     "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "NOT_CHECKED", "OBJECT_MODELS", "PROVISIONING_REQUEST_CONTROLLER",
-    "RULES", "RULES_BY_ID", "SERVED_VERSIONS", "TRANSITION_RULES", "V1BETA1", "V1BETA2",
+    "RULES", "RULES_BY_ID", "SERVED_VERSIONS", "TRANSITION_RULES", "V1BETA1", "V1BETA2", "V1BETA2_SINCE",
     "AdmissionCheckParametersReference", "AdmissionCheckSpec", "AdmissionCheckSpecV1Beta1",
     "AdmissionChecksStrategy", "AdmissionCheckStrategyRule", "BorrowWithinCohort", "ClusterQueuePreemption",
     "ClusterQueueSpec", "ClusterQueueSpecV1Beta1", "CohortSpec", "FairSharing", "FlavorFungibility",

@@ -82,7 +82,7 @@ def resource_group(flavors: Sequence[Mapping[str, Any]], covered_resources: Sequ
 
 def _full_api_version(api_version: str) -> str:
     """Accept both "v1beta2" and "kueue.x-k8s.io/v1beta2", as `manifest` does."""
-    return api_version if "/" in api_version else f"kueue.x-k8s.io/{api_version}"
+    return api_version if "/" in api_version else f"{GROUP}/{api_version}"
 
 
 def cluster_queue(name: str, *, resource_groups: Sequence[Mapping[str, Any]] = (), cohort: str | None = None,

@@ -26,6 +26,8 @@ from components.kueue_api.quantity import QuantityError, parse_quantity
 V1BETA1 = "kueue.x-k8s.io/v1beta1"
 V1BETA2 = "kueue.x-k8s.io/v1beta2"
 GROUP = "kueue.x-k8s.io"
+# kueue.x-k8s.io/v1beta2 (and config.kueue.x-k8s.io/v1beta2) first shipped in Kueue v0.15.0. FACTS D [S2]
+V1BETA2_SINCE = (0, 15, 0)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

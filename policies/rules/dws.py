@@ -8,19 +8,19 @@ ProvisioningRequest, which Kueue creates through a ProvisioningRequest admission
 
 from __future__ import annotations
 
-from components.catalog import COMPACT_PLACEMENT, is_accelerator_machine_type, is_tpu_machine_type, supported_capacity_models
+from components.catalog import (
+    COMPACT_PLACEMENT,
+    FLEX_START_COMPACT_PREFIXES,
+    is_accelerator_machine_type,
+    is_tpu_machine_type,
+    supported_capacity_models,
+)
+from components.kueue_api import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
+from components.node_settings import MAX_RUN_DURATION_SECONDS  # 7 days. FACTS B.3 [S16, S17]; B.4
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import at, duration_seconds, known_bool, known_int, known_str
 from policies.rules.kueue_props import objects_of
 from policies.rules.node_pool_props import NO_RESERVATION, NODE_POOL_TYPES, PoolView, node_pools
-
-# Flex-start VMs run for up to seven days; maxRunDuration is a duration string ("604800s"). FACTS B.3 [S16, S17]; B.4
-MAX_RUN_SECONDS = 7 * 24 * 3600
-# ProvisioningRequest admission check controller. FACTS D [S2, S14]
-PROVISIONING_CONTROLLER = "kueue.x-k8s.io/provisioning-request"
-QUEUED_PROVISIONING_CLASS = "queued-provisioning.gke.io"  # FACTS D [S14]
-# Machine series that may use compact placement with flex-start (or TPU). FACTS B.2 [S9 main.tf L148-166]
-_FLEX_COMPACT_PREFIXES = ("a3-ultragpu-", "a4-", "h4d-")
 
 
 def _dws_kind(pool: PoolView) -> str | None:
@@ -85,15 +85,15 @@ def _settings(pool: PoolView, kind: str) -> list[str]:
             )
     run = pool.get("nodeConfig.maxRunDuration")
     seconds = duration_seconds(run)
-    if seconds is not None and not 0 < seconds <= MAX_RUN_SECONDS:
+    if seconds is not None and not 0 < seconds <= MAX_RUN_DURATION_SECONDS:
         messages.append(
             f"{what}: {pool.field('nodeConfig.maxRunDuration')} is {run!r} ({seconds / 86400:g} days); flex-start "
-            f"nodes run at most 7 days: use at most '{MAX_RUN_SECONDS}s'."
+            f"nodes run at most 7 days: use at most '{MAX_RUN_DURATION_SECONDS}s'."
         )
     elif run is not None and not is_unknown(run) and seconds is None:
         messages.append(
             f"{what}: {pool.field('nodeConfig.maxRunDuration')} {run!r} is not a duration in seconds; "
-            f"write it like '86400s' (at most '{MAX_RUN_SECONDS}s')."
+            f"write it like '86400s' (at most '{MAX_RUN_DURATION_SECONDS}s')."
         )
     messages += _compact_placement(pool, what, kind)
     messages += _supported(pool, what, kind)
@@ -125,7 +125,7 @@ def _compact_placement(pool: PoolView, what: str, kind: str) -> list[str]:
             f"{what}: {pool.field('placementPolicy.type')} {COMPACT_PLACEMENT} on {machine_type}; queued "
             f"provisioning allows compact placement only for TPUs: remove placementPolicy."
         ]
-    if machine_type.startswith(_FLEX_COMPACT_PREFIXES):
+    if machine_type.startswith(FLEX_START_COMPACT_PREFIXES):
         return []
     return [
         f"{what}: {pool.field('placementPolicy.type')} {COMPACT_PLACEMENT} on {machine_type}; flex-start supports "
@@ -177,14 +177,14 @@ def check_queued_admission_check(resources: list[ResourceView], config: dict) ->
         return []
     for check in objects_of(resources, "AdmissionCheck"):
         controller = at(check.props, "spec.controllerName")
-        if is_unknown(controller) or controller == PROVISIONING_CONTROLLER:
+        if is_unknown(controller) or controller == PROVISIONING_REQUEST_CONTROLLER:
             return []
     return [
         (
             resource.urn,
             f"{pool.label} uses queued provisioning, but the stack has no Kueue AdmissionCheck with controllerName "
-            f"{PROVISIONING_CONTROLLER}: its nodes come only through ProvisioningRequests. Add a "
-            f"ProvisioningRequestConfig (provisioningClassName {QUEUED_PROVISIONING_CLASS}), an AdmissionCheck "
+            f"{PROVISIONING_REQUEST_CONTROLLER}: its nodes come only through ProvisioningRequests. Add a "
+            f"ProvisioningRequestConfig (provisioningClassName {DWS_PROVISIONING_CLASS}), an AdmissionCheck "
             "that points at it, and list the check in the ClusterQueue's admissionChecksStrategy "
             "(ignore this if they live in another stack).",
         )

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
+from components.node_settings import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import known_int, known_str
 from policies.rules.node_pool_props import PoolView, node_pools
 
-# GPUSharingStrategy values. FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
-SHARING_STRATEGIES = ("TIME_SHARING", "MPS")
 # gpu_driver_installation_config.gpu_driver_version values. FACTS E [S3]
 DRIVER_VERSIONS = ("GPU_DRIVER_VERSION_UNSPECIFIED", "INSTALLATION_DISABLED", "DEFAULT", "LATEST")
 
@@ -85,12 +84,12 @@ def _sharing(pool: PoolView, where: str, accelerator: Mapping, machine: GpuMachi
     if strategy is None and clients is not None:
         messages.append(
             f"{pool.label}: {field}.maxSharedClientsPerGpu is {clients} but no gpuSharingStrategy is set; "
-            f"set gpuSharingStrategy to one of {', '.join(SHARING_STRATEGIES)}."
+            f"set gpuSharingStrategy to one of {', '.join(GPU_SHARING_STRATEGIES)}."
         )
-    elif strategy is not None and strategy not in SHARING_STRATEGIES:
+    elif strategy is not None and strategy not in GPU_SHARING_STRATEGIES:
         messages.append(
             f"{pool.label}: {field}.gpuSharingStrategy {strategy!r} is not a GKE GPU sharing strategy; "
-            f"use one of {', '.join(SHARING_STRATEGIES)}."
+            f"use one of {', '.join(GPU_SHARING_STRATEGIES)}."
         )
     elif strategy is not None and machine is not None and not _supports(machine, strategy):
         messages.append(

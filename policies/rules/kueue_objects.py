@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from components.kueue_api import references, validate_kueue_object
+from components.kueue_api import GROUP, references, validate_kueue_object
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import at
-from policies.rules.kueue_props import KUEUE_GROUP, display_name, kueue_kind, kueue_type
+from policies.rules.kueue_props import display_name, kueue_kind, kueue_type
 
 _PATH_PART = re.compile(r"[^.\[\]]+")
 
@@ -107,10 +107,10 @@ def check_kueue_references(resources: list[ResourceView], config: dict) -> list[
     for resource in kueue:
         version, kind = kueue_type(resource.type)
         obj = _plain(resource.props, (), [])
-        obj.setdefault("apiVersion", f"{KUEUE_GROUP}/{version}")
+        obj.setdefault("apiVersion", f"{GROUP}/{version}")
         obj.setdefault("kind", kind)
         for ref in references(obj):
-            if not ref.must_exist or ref.api_group != KUEUE_GROUP or ref.kind in unsure:
+            if not ref.must_exist or ref.api_group != GROUP or ref.kind in unsure:
                 continue
             if ref.name in defined.get(ref.kind, set()):
                 continue

@@ -12,12 +12,10 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
+from components.kueue_api import GROUP
 from components.kueue_api.quantity import QuantityError, parse_quantity
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import at, known_str
-
-KUEUE_GROUP = "kueue.x-k8s.io"
-KUEUE_VERSIONS = ("v1beta1", "v1beta2")
 
 
 def kueue_type(token: str) -> tuple[str, str] | None:
@@ -27,7 +25,7 @@ def kueue_type(token: str) -> tuple[str, str] | None:
         return None
     group, _, version = parts[1].partition("/")
     kind = parts[2]
-    if group != KUEUE_GROUP or not version or kind.endswith("Patch") or kind.endswith("List"):
+    if group != GROUP or not version or kind.endswith("Patch") or kind.endswith("List"):
         return None
     return version, kind
 

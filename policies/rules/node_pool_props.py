@@ -32,8 +32,6 @@ NODE_POOL_TYPES = (NODE_POOL_TYPE, CLUSTER_TYPE)
 # ReservationAffinity.Type. FACTS B.1 [S6 cluster_service.proto]
 NO_RESERVATION = "NO_RESERVATION"
 SPECIFIC_RESERVATION = "SPECIFIC_RESERVATION"
-# The key that targets a specific reservation by name (pulumi-gcp NodePoolNodeConfigReservationAffinityArgs.key).
-RESERVATION_NAME_KEY = "compute.googleapis.com/reservation-name"
 
 _ZONE = re.compile(r"^[a-z]+-[a-z]+[0-9]+-[a-z]$")
 

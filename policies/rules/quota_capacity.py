@@ -34,6 +34,7 @@ from components.catalog import (
     normalize_topology,
     tpu_family_of,
 )
+from components.node_settings import OVERCOMMIT_WARNS  # the environment spec's rule (components.spec_checks)
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import at, has_unknown, known_int, known_str
 from policies.rules.kueue_props import (
@@ -48,9 +49,6 @@ from policies.rules.kueue_props import (
 from policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
 
 ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
-# Over-commit is a warning where DWS obtains capacity on demand, an error elsewhere: the environment spec's rule
-# (issue 4; components.spec_checks.OVERCOMMIT_WARNS, kept equal by tests/policies/rules/test_rules_quota_capacity.py).
-OVERCOMMIT_WARNS = frozenset({"flex-start", "queued"})
 
 # Labels GKE puts on every node. FACTS A.1 [S1]; E [S25] (GPU sharing); B.3 [S20] (flex-start, spot).
 NODE_POOL_LABEL = "cloud.google.com/gke-nodepool"

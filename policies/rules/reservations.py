@@ -23,11 +23,11 @@ from components.catalog import (
     tpu_machine,
     tpu_machine_types,
 )
+from components.node_settings import RESERVATION_NAME_KEY  # targets a reservation by name. FACTS B.4 [S3, S4]
 from policies.resource_view import ResourceView, is_unknown
 from policies.rules.known_values import at, known_int, known_list, known_str
 from policies.rules.node_pool_props import (
     NODE_POOL_TYPES,
-    RESERVATION_NAME_KEY,
     SPECIFIC_RESERVATION,
     PoolView,
     node_pools,
@@ -43,6 +43,15 @@ SUBMITTED = "SUBMITTED"
 # deletionPolicy values that keep the cloud resource when Pulumi deletes it (pulumi-gcp FutureReservation docs).
 PROTECTING_DELETION_POLICIES = ("PREVENT", "ABANDON")
 
+# Config of the rules that read the clock.
+CLOCK_SCHEMA = {
+    "now": {
+        "type": "string",
+        "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
+        "default: the current time.",
+    }
+}
+
 _RESERVATION_PATH = re.compile(r"^(?:projects/(?P<project>[^/]+)/)?(?:reservations/)?(?P<name>[^/]+)(?:/.*)?$")
 
 
@@ -53,8 +62,7 @@ def check_calendar_reservation_window(resource: ResourceView, config: dict) -> l
 
     Config `now` (RFC 3339) pins the clock, for reproducible CI runs; default: the current time.
     """
-    now = _parse_time(config.get("now")) or datetime.now(timezone.utc)
-    return calendar_window_problems(resource, now)
+    return calendar_window_problems(resource, _now(config))
 
 
 def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]:
@@ -123,8 +131,7 @@ def check_calendar_reservation_ended(resource: ResourceView, config: dict) -> li
 
     Config `now` (RFC 3339) pins the clock, as for calendar-reservation-window.
     """
-    now = _parse_time(config.get("now")) or datetime.now(timezone.utc)
-    return calendar_ended_notices(resource, now)
+    return calendar_ended_notices(resource, _now(config))
 
 
 def calendar_ended_notices(resource: ResourceView, now: datetime) -> list[str]:
@@ -145,6 +152,10 @@ def _accelerator_kind(props: Mapping[str, Any]) -> str | None:
     if props.get("specificSkuProperties") is not None:
         return "gpu"
     return None
+
+
+def _now(config: Mapping[str, Any]) -> datetime:
+    return _parse_time(config.get("now")) or datetime.now(timezone.utc)
 
 
 def _parse_time(value: Any) -> datetime | None:

@@ -168,3 +168,19 @@ def test_gke_version_order():
     assert gke_version_key("1.34") > gke_version_key("1.33.5-gke.1308000")
     with pytest.raises(ValueError, match="not a GKE version"):
         gke_version_key("latest")
+
+
+def test_boot_disk_follows_the_same_rules_as_the_environment_spec():
+    issues = check_pool_request(PoolRequest("b200", "a4-highgpu-8g", "spot", max_nodes=1,
+                                            disk_type="pd-balanced", disk_size_gb=5))
+    assert [i.field for i in issues] == ["diskSizeGb", "diskType"]
+    assert "allowed: 10 to 65536 GB" in issues[0].message and "allowed: hyperdisk-balanced" in issues[1].message
+
+
+def test_flex_start_compact_placement_only_on_the_catalog_series():
+    assert check_pool_request(PoolRequest("h200", "a3-ultragpu-8g", "flex-start", max_nodes=2,
+                                          compact_placement=True)) == []
+    [issue] = check_pool_request(PoolRequest("h100", "a3-highgpu-8g", "flex-start", max_nodes=2,
+                                             compact_placement=True))
+    assert str(issue) == ("compactPlacement: flex-start with compact placement is only for a3-ultragpu-*, a4-*, "
+                          "h4d-*; not a3-highgpu-8g")

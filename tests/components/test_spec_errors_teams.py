@@ -216,7 +216,9 @@ def test_priority_class_value_fits_int32():
 def test_priority_class_names_are_unique():
     env = prod()
     env["priorityClasses"][1]["name"] = "low"
-    assert issues(env)["priorityClasses[1].name"] == "'low' is already used by priorityClasses[0]"
+    assert issues(env)["priorityClasses[1].name"] == (
+        "'low' is already used by priorityClasses[0]; priority class names must be unique"
+    )
 
 
 # --- cohort borrowingLimit / lendingLimit (Kueue R-CO-2) ---------------------------------------------------

@@ -118,10 +118,3 @@ def test_team_limit_from_config():
     assert "ClusterQueue 'a' holds 40" in message and "limit of 32" in message
     assert check_team_accelerator_limit(queue("big", "h100", 100), config) == []
     assert check_team_accelerator_limit(queue("a", "h100", 400), {}) == []  # no limit configured
-
-
-def test_over_commit_levels_match_the_environment_spec():
-    from components import spec_checks
-    from policies.rules import quota_capacity
-
-    assert quota_capacity.OVERCOMMIT_WARNS == spec_checks.OVERCOMMIT_WARNS
