@@ -18,10 +18,9 @@ AnalyzeStack once with every resource but providers (outputs, parent, dependenci
 
 from __future__ import annotations
 
-import ctypes
+import atexit
 import json
 import os
-import signal
 import queue
 import re
 import subprocess
@@ -136,15 +135,6 @@ def pack_python(pack_dir: Path) -> str:
     return sys.executable
 
 
-def _end_with_parent() -> None:
-    """In the child before exec: get SIGTERM when the spawning thread's process goes away, so a killed
-    `gkecap` never leaves a pack behind (the pack itself waits forever). Linux prctl(PR_SET_PDEATHSIG)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-
-
 class PolicyPackProcess:
     """A running policy pack and a client of its Analyzer service.
 
@@ -209,8 +199,10 @@ class PolicyPackProcess:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            preexec_fn=_end_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
         )
+        # No preexec_fn (e.g. prctl PDEATHSIG): gRPC threads run in this process, and Python code between
+        # fork and exec can crash the child. atexit stops the pack when gkecap exits or fails instead.
+        atexit.register(self.close)
         threading.Thread(target=self._read_stdout, name="policy-pack-stdout", daemon=True).start()
         threading.Thread(target=self._read_stderr, name="policy-pack-stderr", daemon=True).start()
         return self
@@ -301,6 +293,7 @@ class PolicyPackProcess:
             self._channel.close()
             self._channel = None
         process, self._process = self._process, None
+        atexit.unregister(self.close)
         if process is not None and process.poll() is None:
             process.terminate()
             try:
