@@ -93,7 +93,7 @@ GPU_DEVICES = (
     ("l4-1", "us-central1-a"), ("l4-8", "us-central1-a"),  # g2-standard-12 / -96
 )
 CAPACITIES = ("flex", "reservation", "spot", "on-demand")
-SHARED_BLOCK = f"projects/other-project/reservations/xpk-res/reservationBlocks/block-1"
+SHARED_BLOCK = "projects/other-project/reservations/xpk-res/reservationBlocks/block-1"
 
 
 def matrix() -> list[Case]:
@@ -103,6 +103,8 @@ def matrix() -> list[Case]:
     cases += [Case(d, False, "flex", z, 2) for d, z in GPU_DEVICES]
     cases += [Case("v6e-4x4", True, "reservation", "us-east5-b", 1, SHARED_BLOCK),
               Case("h100-80gb-8", False, "reservation", "us-east5-a", 1, SHARED_BLOCK)]
+    # TPU7x multi-host: a workload policy instead of --tpu-topology (FACTS A.3 [S34]); calendar zone us-central1-c [S23].
+    cases += [Case("tpu7x-4x4x4", True, c, "us-central1-c") for c in ("reservation", "spot")]
     return cases
 
 
@@ -202,9 +204,7 @@ def xpk_settings(flags: dict[str, str | bool]) -> dict[str, object]:
     max_nodes = flags.get("total-max-nodes") or flags.get("max-nodes")
     affinity = flags.get("reservation-affinity")
     accelerator = _key_values(str(flags["accelerator"])) if "accelerator" in flags else {}
-    placement = flags.get("placement-type")
-    if "placement-policy" in flags:
-        placement = f"policy {flags['placement-policy']}"
+    placement = _placement(flags.get("placement-type"), "placement-policy" in flags)
     return {
         "machine_type": flags.get("machine-type"),
         "nodes": int(max_nodes) if autoscaling and max_nodes else num_nodes,
@@ -223,6 +223,12 @@ def xpk_settings(flags: dict[str, str | bool]) -> dict[str, object]:
         "gpu_driver": accelerator.get("gpu-driver-version", "").upper() or None,
         "node_locations": flags.get("node-locations"),
     }
+
+
+def _placement(kind: object, workload_policy: bool) -> str | None:
+    """"COMPACT", "workload policy", both, or None; a workload policy (TPU7x) by kind, as each tool names its own."""
+    parts = [str(kind)] if kind else []
+    return " + ".join(parts + ["workload policy"] * workload_policy) or None
 
 
 def xpk_only_flags(flags: dict[str, str | bool]) -> list[str]:
@@ -340,7 +346,7 @@ def our_settings(inputs: dict) -> dict[str, object]:
         "reservation_affinity": affinity.get("consumeReservationType", f"{DEFAULT_RESERVATION_AFFINITY} (default)"),
         "reservation": values[0] if values else None,
         "auto_repair": (inputs.get("management") or {}).get("autoRepair", DEFAULT_AUTO_REPAIR),
-        "placement": (f"policy {placement['policyName']}" if placement.get("policyName") else placement.get("type")),
+        "placement": _placement(placement.get("type"), bool(placement.get("policyName"))),
         "tpu_topology": placement.get("tpuTopology"),
         "flex_start": bool(config.get("flexStart")),
         "spot": bool(config.get("spot")),
@@ -530,8 +536,38 @@ def render(results: list[Result], command: str, xpk_version: str) -> str:
     out += ["", "## Wall-clock", "",
             f"- xpk dry-run per case: median {statistics.median(xpk_secs):.2f} s",
             f"- gkecap plan per case: median {statistics.median(plan_secs):.2f} s" if plan_secs else "- gkecap plan: not run",
-            "- (cases run concurrently; see benchmarks for isolated timings)", ""]
+            "- (cases run concurrently, --jobs at a time)", ""]
     return "\n".join(out)
+
+
+TIMED_CASE = Case("v6e-4x4", True, "flex", "us-east5-b")
+
+
+def isolated_timing(args: argparse.Namespace, work: Path, runs: int) -> dict[str, list[float]]:
+    """Wall clock of one case, xpk and gkecap plan alternately, nothing else of ours running."""
+    xpk = run_xpk(TIMED_CASE, args.xpk_venv)
+    if xpk.error:
+        return {}
+    config = work / "Pulumi.timing.yaml"
+    config.write_text(yaml.safe_dump(environment(TIMED_CASE, xpk), sort_keys=False))
+    times: dict[str, list[float]] = {"xpk": [], "gkecap": []}
+    for _ in range(runs):
+        times["xpk"].append(run_xpk(TIMED_CASE, args.xpk_venv).seconds)
+        times["gkecap"].append(run_plan(args.gkecap, config, args.program, args.no_policies).seconds)
+    return times
+
+
+def render_timing(times: dict[str, list[float]], runs: int) -> str:
+    if not times:
+        return ""
+    xpk, ours = statistics.median(times["xpk"]), statistics.median(times["gkecap"])
+    shown = lambda values: ", ".join(f"{v:.2f}" for v in values)  # noqa: E731
+    return "\n".join([
+        f"## Isolated wall-clock: {TIMED_CASE.id} ({runs} runs each, alternating, one at a time)", "",
+        f"- `xpk {' '.join(TIMED_CASE.xpk_args())}`: median {xpk:.2f} s ({shown(times['xpk'])})",
+        f"- `gkecap plan --config <equivalent> --format json`: median {ours:.2f} s ({shown(times['gkecap'])})",
+        f"- ratio gkecap plan / xpk dry-run: {ours / xpk:.1f}x (gkecap evaluates the Pulumi program on mocks and runs "
+        "the policy pack; xpk only prints commands)", ""])
 
 
 def render_commands(results: list[Result]) -> str:
@@ -557,6 +593,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, help="also write the Markdown report here")
     parser.add_argument("--commands-output", type=Path, help="write every xpk node-pool command here")
     parser.add_argument("--keep", type=Path, help="keep the generated stack files in this directory")
+    parser.add_argument("--timing-runs", type=int, default=3,
+                        help=f"time {TIMED_CASE.id} alone this many times after the matrix (0: skip)")
     args = parser.parse_args(argv)
 
     xpk = args.xpk_venv / "bin" / "xpk"
@@ -576,9 +614,11 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             results = list(pool.map(lambda c: run_case(c, args, work), cases))
+        times = isolated_timing(args, work, args.timing_runs) if args.timing_runs > 0 else {}
 
     shown_args = " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
     report = render(results, f"benchmarks/xpk_compare.py {shown_args}".strip(), version)
+    report += "\n" + render_timing(times, args.timing_runs)
     print(report)
     if args.output:
         args.output.write_text(report + "\n")

@@ -16,7 +16,7 @@ queued      true       -     true   NO_RESERVATION     ANY         false    0..m
 calendar    -          -     -      SPECIFIC (by name) ANY         true     0..max, initial 0
 reservation -          -     -      SPECIFIC (by name) ANY         true     min..max
 spot        -          true  -      NO_RESERVATION     ANY         true     min..max
-on-demand   -          -     -      NO_RESERVATION     BALANCED    true     min..max
+on-demand   -          -     -      ANY_RESERVATION    BALANCED    true     min..max
 =========== ========== ===== ====== ================== =========== ======== =====================
 
 Node counts belong to the cluster autoscaler: every pool autoscales with total limits, and the
@@ -214,7 +214,7 @@ class Autoscaling:
 
 @dataclass(frozen=True)
 class ReservationAffinity:
-    consume_reservation_type: str  # NO_RESERVATION | SPECIFIC_RESERVATION
+    consume_reservation_type: str  # NO_RESERVATION | ANY_RESERVATION | SPECIFIC_RESERVATION
     target: ReservationTarget | None = None
 
     @property
@@ -568,6 +568,10 @@ def _settings(req: PoolRequest, name: str, tpu: TpuSlice | None, total_min: int,
     flex = req.capacity in FLEX_CAPACITIES
     if req.capacity in RESERVATION_CAPACITIES:
         affinity = ReservationAffinity("SPECIFIC_RESERVATION", req.reservation)
+    elif req.capacity == "on-demand":
+        # GKE's default: on-demand VMs use matching open reservations the project already pays for; ours are
+        # specificReservationRequired, so only the pools that name them consume them. FACTS B.1 [S6]; as xpk.
+        affinity = ReservationAffinity("ANY_RESERVATION")
     else:
         # Flex-start and queued never consume reservations; spot requires NO_RESERVATION. FACTS B.1, B.2 [S9]
         affinity = ReservationAffinity("NO_RESERVATION")

@@ -169,7 +169,7 @@ def test_gpu_on_demand(pulumi_run):
                                                              max_nodes=2, zones=["us-east5-b"])))
     assert inputs["autoscaling"] == {"totalMinNodeCount": 0, "totalMaxNodeCount": 2, "locationPolicy": "BALANCED"}
     assert inputs["management"] == {"autoRepair": True, "autoUpgrade": True}
-    assert inputs["nodeConfig"]["reservationAffinity"] == {"consumeReservationType": "NO_RESERVATION"}
+    assert inputs["nodeConfig"]["reservationAffinity"] == {"consumeReservationType": "ANY_RESERVATION"}
     assert inputs["nodeConfig"]["guestAccelerators"] == [
         {"type": "nvidia-tesla-a100", "count": 8, "gpuDriverInstallationConfig": {"gpuDriverVersion": "DEFAULT"}}
     ]
