@@ -23,7 +23,3 @@ def _register() -> None:
 def main() -> None:
     _register()
     app()
-
-
-if __name__ == "__main__":
-    main()

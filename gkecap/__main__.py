@@ -1,0 +1,5 @@
+"""`python -m gkecap`: the same as the `gkecap` console script."""
+
+from gkecap.cli import main
+
+main()
