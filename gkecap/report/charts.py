@@ -28,7 +28,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle  # noqa: E402
 
 from components.calendar_window import advance_days  # noqa: E402
-from components.model import CapacityModel, CohortPlan, PoolPlan  # noqa: E402
+from components.model import CapacityModel, CohortPlan  # noqa: E402
 
 # Segments per pool bar before the smaller quotas fold into "other teams".
 MAX_SEGMENTS = 10

@@ -22,33 +22,36 @@ MAX_RESOURCE_TYPES = 30
 _LEVEL_STYLE = {"mandatory": "bold red", "advisory": "yellow", "disabled": "dim"}
 
 
-def _units(counts: dict[str, int]) -> str:
-    return " + ".join(f"{n} {unit}" for unit, n in sorted(counts.items())) or "0"
+def _units(counts: dict[str, int], sep: str = " + ") -> str:
+    return sep.join(f"{n} {unit}" for unit, n in sorted(counts.items())) or "0"
 
 
 def pools_table(model: CapacityModel) -> Table:
-    table = Table(title="Capacity per pool", title_justify="left", box=box.SIMPLE_HEAD, show_footer=True)
-    table.add_column("pool", footer="total")
-    table.add_column("machine")
-    table.add_column("accelerator")
-    table.add_column("capacity model")
+    table = Table(title="Capacity per pool", title_justify="left", box=box.SIMPLE_HEAD, show_footer=True, pad_edge=False)
+    # Names and numbers never wrap; the descriptive columns take what width is left.
+    table.add_column("pool", footer="total", no_wrap=True)
+    table.add_column("machine", no_wrap=True)
+    table.add_column("accelerator", no_wrap=True)
+    table.add_column("capacity model", no_wrap=True)
     table.add_column("slices / nodes")
-    table.add_column("accelerators", justify="right", footer=_units(facts.accelerator_totals(model)))
-    table.add_column("quota", justify="right", footer=_units(facts.quota_totals(model)))
+    table.add_column("accelerators", justify="right", footer=_units(facts.accelerator_totals(model), "\n"), no_wrap=True)
+    table.add_column("quota", justify="right", footer=_units(facts.quota_totals(model), "\n"), no_wrap=True)
     table.add_column("zones")
-    table.add_column("reservation window")
-    for row in facts.pool_rows(model):
-        quota = Text(str(row.quota_total), style="bold red" if row.overcommitted else "")
-        table.add_row(
-            row.pool, row.machine_type, row.accelerator, row.capacity_model, row.size,
-            f"{row.accelerators} {row.unit}", quota, row.zones, row.reservation,
-        )
+    rows = facts.pool_rows(model)
+    windows = any(row.reservation for row in rows)  # the column only where some pool has a reservation
+    if windows:
+        table.add_column("reservation window")
+    for row in rows:
+        quota = Text(f"{row.quota_total} {row.unit}", style="bold red" if row.overcommitted else "")
+        cells = [row.pool, row.machine_type, row.accelerator, row.capacity_model, row.size,
+                 f"{row.accelerators} {row.unit}", quota, row.zones]
+        table.add_row(*cells, *([row.reservation] if windows else []))
     return table
 
 
 def teams_table(model: CapacityModel, limit: int = MAX_TEAMS) -> Table:
     shown = {t.name for t in model.teams[:limit]}
-    table = Table(title="Quotas per team", title_justify="left", box=box.SIMPLE_HEAD)
+    table = Table(title="Quotas per team", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     for name, justify in (
         ("team", "left"), ("cohort", "left"), ("weight", "right"), ("pool", "left"), ("quota", "right"),
         ("borrowing limit", "right"), ("lending limit", "right"), ("share of cohort", "right"),
@@ -118,7 +121,7 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
         cluster = model.cluster
         kueue = model.kueue
         header += (
-            f"  cluster [bold]{cluster.name}[/bold] ({cluster.location}{', created here' if cluster.create else ''}),"
+            f" cluster [bold]{cluster.name}[/bold] ({cluster.location}{', created here' if cluster.create else ''}),"
             f" Kueue {kueue.version} {kueue.api_version}{', fair sharing' if kueue.fair_sharing else ''}"
         )
     console.print(header)

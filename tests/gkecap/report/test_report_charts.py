@@ -5,7 +5,7 @@ from __future__ import annotations
 from components.model import derive
 from gkecap.report import charts
 
-from conftest import NOW, small_spec
+from report_fixtures import NOW, small_spec
 
 
 def _many_teams(n: int):

@@ -14,10 +14,22 @@ def _text(result, **kwargs) -> str:
 
 
 def test_pool_table_has_totals_per_unit(result):
-    text = _text(result)
-    assert "Capacity per pool" in text
-    assert "32 GPUs + 32 chips" in text
-    assert "dec-run: 2026-12-07 to 2026-12-21 (14 d, DRAFT)" in text
+    lines = _text(result).splitlines()
+    total = next(i for i, line in enumerate(lines) if line.strip().startswith("total"))
+    assert lines[total].split()[1:] == ["32", "GPUs", "32", "GPUs"]  # capacity, quota
+    assert lines[total + 1].split() == ["32", "chips", "32", "chips"]
+
+
+def test_pool_table_shows_reservation_windows(result):
+    assert "dec-run: 2026-12-07 to 2026-12-21 (14 d, DRAFT)" in _text(result)
+
+
+def test_pool_table_leaves_out_the_window_column_without_reservations():
+    from report_fixtures import plan_result, small_spec
+
+    pools = [{"name": "h100-dws", "machineType": "a3-highgpu-8g", "capacity": "queued", "zones": ["us-east5-a"], "maxNodes": 2}]
+    spec = small_spec(nodePools=pools, reservations=[], cohorts=[], teams=[{"name": "a", "quota": {"h100-dws": 16}}])
+    assert "reservation window" not in _text(plan_result(spec))
 
 
 def test_team_table_has_quota_limits_and_share(result):
@@ -45,7 +57,7 @@ def test_long_team_lists_are_cut_in_the_terminal():
     from components.model import derive
     from gkecap.report.terminal import MAX_TEAMS, teams_table
 
-    from conftest import small_spec
+    from report_fixtures import small_spec
 
     teams = [{"name": f"t{i:03d}", "quota": {"h100-dws": 0}} for i in range(MAX_TEAMS + 5)]
     pools = [{"name": "h100-dws", "machineType": "a3-highgpu-8g", "capacity": "queued", "zones": ["us-east5-a"], "maxNodes": 2}]
