@@ -135,6 +135,9 @@ def pack_python(pack_dir: Path) -> str:
     return sys.executable
 
 
+_MAX_ENV_VALUE = 128 * 1024 - 64  # MAX_ARG_STRLEN (32 pages), less the "PULUMI_CONFIG=" prefix
+
+
 class PolicyPackProcess:
     """A running policy pack and a client of its Analyzer service.
 
@@ -181,8 +184,11 @@ class PolicyPackProcess:
             return self
         pack_runtime_options(self.pack_dir)
         env = dict(os.environ)
-        if self.stack_config:
-            env["PULUMI_CONFIG"] = json.dumps(self.stack_config)
+        config_json = json.dumps(self.stack_config) if self.stack_config else ""
+        # Linux caps one environment string at 128 KiB (MAX_ARG_STRLEN); a larger config (an organisation
+        # of a thousand teams) would make the spawn fail. Rules read resources, not the stack config.
+        if config_json and len(config_json.encode()) < _MAX_ENV_VALUE:
+            env["PULUMI_CONFIG"] = config_json
         env.update(
             {
                 "PULUMI_PROJECT": self.project,

@@ -137,3 +137,10 @@ def test_analyze_request_carries_options_provider_and_timeouts():
     assert (request.provider.type, request.provider.properties["namespace"]) == ("pulumi:providers:kubernetes", "ml")
     assert (request.options.protect, request.options.deleteBeforeReplaceDefined, request.options.parent) == (True, True, STACK_URN)
     assert (request.options.customTimeouts.create, request.options.customTimeouts.delete) == (300, 5400)
+
+
+def test_a_stack_config_too_large_for_the_environment_still_starts_the_pack():
+    # An organisation of ~1,000 teams is several hundred KiB of config: more than one environment string.
+    huge = {"gkecap:environment": "x" * (300 * 1024)}
+    with PolicyPackProcess(MINI_PACK, project="demo", stack="dev", stack_config=huge) as process:
+        assert process.info().name == "mini-pack"
