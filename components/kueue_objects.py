@@ -17,7 +17,8 @@ from typing import Iterable
 
 from components.kueue_chart import KUEUE_FULLNAME
 from components.kueue_flavors import capacity_objects
-from components.kueue_queues import sharing_objects
+from components.kueue_queues import flavor_limit_issues, sharing_objects
+from components.spec_messages import SpecError
 from components.model import CapacityModel, derive
 from components.spec import EnvironmentSpec
 from components.team_access import namespace, team_role_bindings
@@ -63,6 +64,9 @@ def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
 
 def kueue_objects(model: CapacityModel) -> list[dict]:
     """All generated objects of the environment, in apply order."""
+    issues = flavor_limit_issues(model)
+    if issues:
+        raise SpecError(issues)
     by_kind: dict[str, list[dict]] = {}
     by_kind.update(_team_objects(model))
     by_kind.update(capacity_objects(model))

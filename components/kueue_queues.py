@@ -21,6 +21,7 @@ from components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from components.kueue_api import Quota
 from components.kueue_flavors import admission_check_name, api_version_of
 from components.model import CapacityModel, CohortPlan, PoolPlan, TeamPlan
+from components.spec_messages import SpecError, SpecIssue
 from components.team_access import MANAGED_BY, MANAGED_BY_LABEL, namespace_selector, team_labels
 
 HOST_RESOURCES = ("cpu", "memory")
@@ -79,6 +80,25 @@ def team_pools(model: CapacityModel, team: TeamPlan) -> list[PoolPlan]:
     if team.cohort is not None:
         names |= {pool for pool, quota in _root(model, team.cohort).subtree_quota.items() if quota > 0}
     return [p for p in model.pools_in_flavor_order() if p.name in names]
+
+
+# A ClusterQueue resource group holds at most 64 flavors (KUEUE_VALIDATION R-CQ-19, CRD clusterqueues.yaml:1321).
+MAX_FLAVORS_PER_GROUP = 64
+
+
+def flavor_limit_issues(model: CapacityModel) -> list[SpecIssue]:
+    """Teams whose ClusterQueue would list more flavors than Kueue allows in its one resource group."""
+    issues = []
+    for team in model.teams:
+        pools = team_pools(model, team)
+        if len(pools) > MAX_FLAVORS_PER_GROUP:
+            via = f" (its own and every pool with quota in cohort tree {_root(model, team.cohort).name!r})" if team.cohort else ""
+            issues.append(SpecIssue(
+                f"teams[{team.index}]",
+                f"team {team.name!r} would use {len(pools)} pools{via}, but a Kueue ClusterQueue holds at most "
+                f"{MAX_FLAVORS_PER_GROUP} flavors per resource group; split the cohort tree or use fewer, larger pools",
+            ))
+    return issues
 
 
 def cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:

@@ -208,3 +208,25 @@ def test_a_child_cohort_carries_its_borrowing_and_lending_limits():
     assert gpu == {"name": "nvidia.com/gpu", "nominalQuota": 4, "borrowingLimit": 8, "lendingLimit": 6}
     assert cohort["spec"]["parentName"] == "org"
     assert validate_kueue_object(cohort) == []
+
+
+def test_more_pools_than_kueue_allows_in_a_queue_is_a_spec_error_naming_the_team():
+    from components.kueue_objects import kueue_objects
+    from components.spec import SpecError, load_environment
+
+    env = over_quota()
+    env["nodePools"] = [
+        {"name": f"l4-{i}", "machineType": "g2-standard-12", "capacity": "on-demand", "maxNodes": 1,
+         "zones": ["us-east5-a"]}
+        for i in range(65)
+    ]
+    env["teams"] = [
+        {"name": "team-a", "cohort": "gpu-share", "quota": {f"l4-{i}": 1 for i in range(33)}},
+        {"name": "team-b", "cohort": "gpu-share", "quota": {f"l4-{i}": 1 for i in range(33, 65)}},
+    ]
+    from components.model import derive
+
+    with pytest.raises(SpecError) as raised:
+        kueue_objects(derive(load_environment(env)))
+    assert [issue.path for issue in raised.value.issues] == ["teams[0]", "teams[1]"]
+    assert "would use 65 pools" in str(raised.value) and "at most 64 flavors" in str(raised.value)
