@@ -350,7 +350,8 @@ def bench_xpk(runs: int, workdir: Path) -> dict[str, Any]:
     gkecap_cmd = [str(gkecap), "plan", "--config", str(config), "--out", str(workdir / "out-xpk")]
     home = workdir / "home"  # xpk keeps its config under $HOME; keep the user's untouched
     home.mkdir(exist_ok=True)
-    env = {**os.environ, "HOME": str(home)}
+    # xpk sends usage telemetry by default; a benchmark must not phone home (and offline it would only wait).
+    env = {**os.environ, "HOME": str(home), "TELEMETRY_ENABLED": "false"}
     ours: list[float] = []
     theirs: list[float] = []
     for _ in range(runs):
