@@ -25,6 +25,7 @@ import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
 
 from components.cluster import GkeCluster
+from components.known_outputs import known
 from components.kueue import KueueInstall, KueueObjects
 from components.kueue_objects import kueue_objects, objects_of_kind
 from components.model import CapacityModel, PoolPlan, derive
@@ -155,8 +156,8 @@ class Environment(pulumi.ComponentResource):
         self.pools = (pulumi.Output.all(**names) if names else pulumi.Output.from_input({})).apply(
             lambda node_pool_names: _pool_exports(model, node_pool_names)
         )
-        self.queues = pulumi.Output.from_input(_queue_exports(model))
-        self.flavors = pulumi.Output.from_input([o["metadata"]["name"] for o in objects_of_kind(objects, "ResourceFlavor")])
+        self.queues = known(_queue_exports(model))
+        self.flavors = known([o["metadata"]["name"] for o in objects_of_kind(objects, "ResourceFlavor")])
         self.kubernetes_objects = self.kueue_objects.names
         self.register_outputs(
             {

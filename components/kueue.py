@@ -25,6 +25,7 @@ from components.kueue_chart import (
     chart_values,
     chart_version,
 )
+from components.known_outputs import known
 from components.kueue_objects import object_key
 from components.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
@@ -144,7 +145,7 @@ class KueueObjects(pulumi.ComponentResource):
             if isinstance(resource, k8s.core.v1.Namespace):
                 namespaces[obj["metadata"]["name"]] = resource
             self.resources[object_key(obj)] = resource
-        self.names = pulumi.Output.from_input(list(self.resources))
+        self.names = known(list(self.resources))
         self.register_outputs({"names": self.names})
 
     @staticmethod

@@ -32,6 +32,7 @@ from components.node_settings import (
     slice_of,
 )
 from components.catalog import gpu_machine
+from components.known_outputs import known
 
 
 class ReservationTargetArgs(TypedDict):
@@ -164,9 +165,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         per_node = tpu.chips_per_vm if tpu is not None else gpu_machine(request.machine_type).gpus_per_vm
         total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
         self.node_pool_names = pulumi.Output.all(*[p.name for p in self.node_pools]).apply(list)
-        self.node_selector = pulumi.Output.from_input(
-            node_selector(name, request.machine_type, request.tpu_topology)
-        )
+        self.node_selector = known(node_selector(name, request.machine_type, request.tpu_topology))
         self.max_nodes = pulumi.Output.from_input(total_nodes)
         self.max_accelerators = pulumi.Output.from_input(total_nodes * per_node)
         self.register_outputs(

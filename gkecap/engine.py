@@ -5,7 +5,8 @@ it configures the Python SDK with the recording monitor (gkecap.recording_monito
 provider answers (gkecap.mocks), hands the program its stack config exactly as the CLI does
 (gkecap.stack_config), runs the program's entry point inside the root `pulumi:pulumi:Stack` with
 `pulumi.runtime.run_in_stack` (the SDK's own entry path, which waits for every outstanding
-registration, apply and output before returning), and returns the records in registration order.
+registration, apply and output before returning; the engine first waits for them itself, in one pass,
+see `_settle`), and returns the records in registration order.
 
 An exception in the program (a `SpecError` from `components.spec`, a typo, a failed invoke) is raised
 as `ProgramFailed` carrying the original exception; nothing of the half-run program is returned.
@@ -165,7 +166,7 @@ def _run_in_context(
     asyncio.set_event_loop(loop)
     try:
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
-        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: _run_entry(program.entry)))
+        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: _run_entry_then_settle(program.entry)))
     except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
         raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
     finally:
@@ -175,6 +176,29 @@ def _run_in_context(
         executor.shutdown(wait=True)
         os.chdir(previous_cwd)
         _forget_program_modules(program, modules_before)
+
+
+def _run_entry_then_settle(entry: Path) -> Any:
+    _run_entry(entry)
+    return _settle()
+
+
+async def _settle() -> None:
+    """Wait until every registration and Output the program started has finished, before the SDK's own wait.
+
+    The SDK's `wait_for_rpcs` waits on all pending Outputs with `asyncio.wait(FIRST_COMPLETED)` in a loop,
+    re-subscribing to every pending Output each time one finishes: O(pending) per wake-up, quadratic over a
+    program. Waiting for all of them at once subscribes each Output once; the SDK's wait then finds nothing
+    left (or only what finished with an error, which it reports as before: nothing is awaited here).
+    """
+    while True:
+        await asyncio.sleep(0)  # let the registrations the program queued start
+        with runtime_settings.SETTINGS.lock:
+            pending = [task for task in runtime_settings.SETTINGS.outputs if not task.done()]
+        pending += [rpc for rpc in runtime_settings._get_rpc_manager().rpcs if not rpc.done()]
+        if not pending:
+            return
+        await asyncio.wait(pending)  # ALL_COMPLETED; a failure stays in its task for the SDK to raise
 
 
 def _run_entry(entry: Path) -> None:

@@ -61,10 +61,12 @@ class RecordingMonitor(MockMonitor):
         urn = self.make_urn(request.parent, type_, name)
         inputs = request.object
         custom = request.custom
+        extra: dict[str, Any] | None = None  # a custom resource's outputs: its inputs updated with these
         if type_ == ROOT_STACK_TYPE:
             resource_id, outputs = "", struct_pb2.Struct()
         elif custom:
             resource_id, extra = self.mocks.computed_outputs(type_, name, inputs)
+            extra = extra or {}
             if request.importId:
                 resource_id = request.importId
             outputs = struct_pb2.Struct()
@@ -88,7 +90,8 @@ class RecordingMonitor(MockMonitor):
             id=resource_id or None,
             options=_options(request),
             inputs_struct=inputs,
-            outputs_struct=outputs,
+            outputs_struct=outputs if extra is None else None,
+            output_extra=extra,
         )
         self._record(record)
         if request.remote:

@@ -1,8 +1,8 @@
 """One resource as the engine saw it: a registration of the program, or a resource of a stack export.
 
-Records keep the wire form (protobuf Structs) and convert to plain data on first use, so recording
-tens of thousands of registrations costs almost nothing and the policy pack receives the exact
-properties the program sent.
+Records keep the wire form (protobuf Structs, serialized) and convert to plain data on first use, so
+recording tens of thousands of registrations costs little time and memory and the policy pack receives
+the exact properties the program sent.
 """
 
 from __future__ import annotations
@@ -33,7 +33,12 @@ def make_urn(stack: str, project: str, parent: str, type_: str, name: str) -> st
 
 
 class ResourceRecord:
-    """A resource: identity, relations, options, inputs and outputs (plain data, converted lazily)."""
+    """A resource: identity, relations, options, inputs and outputs (plain data, converted lazily).
+
+    The wire form is kept serialized: a protobuf Struct in memory is about ten times its encoded size, and a
+    1,000-team organisation registers tens of MB of properties. A custom resource's outputs are its inputs
+    plus the few fields the (mocked) provider computed (`output_extra`), built when read.
+    """
 
     __slots__ = (
         "urn",
@@ -47,8 +52,9 @@ class ResourceRecord:
         "id",
         "external",
         "options",
-        "inputs_struct",
-        "outputs_struct",
+        "_inputs_wire",
+        "_outputs_wire",
+        "_output_extra",
         "_inputs",
         "_outputs",
     )
@@ -71,7 +77,10 @@ class ResourceRecord:
         inputs: dict[str, Any] | None = None,
         outputs: dict[str, Any] | None = None,
         external: bool = False,
+        output_extra: dict[str, Any] | None = None,
     ) -> None:
+        """`output_extra` (with `inputs_struct`, without `outputs_struct`): outputs are the inputs updated
+        with these fields, as `Struct.update` merges them."""
         self.urn = urn
         self.type = type
         self.name = name
@@ -83,16 +92,35 @@ class ResourceRecord:
         self.id = id
         self.external = external
         self.options = options
-        self.inputs_struct = inputs_struct
-        self.outputs_struct = outputs_struct
+        self._inputs_wire = _wire(inputs_struct)
+        self._outputs_wire = _wire(outputs_struct)
+        self._output_extra = output_extra if outputs_struct is None else None
         self._inputs = inputs
         self._outputs = outputs
+
+    @property
+    def inputs_struct(self) -> struct_pb2.Struct | None:
+        """The inputs as sent on the wire (a new Struct each time; None when only plain data is known)."""
+        return _struct(self._inputs_wire)
+
+    @property
+    def outputs_struct(self) -> struct_pb2.Struct | None:
+        """The outputs in wire form (a new Struct each time; None when only plain data, or none, is known)."""
+        if self._outputs_wire is not None:
+            return _struct(self._outputs_wire)
+        if self._output_extra is not None and self._inputs_wire is not None:
+            outputs = _struct(self._inputs_wire)
+            if self._output_extra:
+                outputs.update(self._output_extra)
+            return outputs
+        return None
 
     @property
     def inputs(self) -> dict[str, Any]:
         """Inputs as the engine sees them: camelCase keys, plain values (see gkecap.struct_values)."""
         if self._inputs is None:
-            self._inputs = struct_to_plain(self.inputs_struct) if self.inputs_struct is not None else {}
+            struct = self.inputs_struct
+            self._inputs = struct_to_plain(struct) if struct is not None else {}
         return self._inputs
 
     @property
@@ -100,11 +128,13 @@ class ResourceRecord:
         """Outputs: for a custom resource its inputs plus what the (mocked) provider computed; for a
         component what it passed to `register_outputs`; for the stack its exports."""
         if self._outputs is None:
-            self._outputs = struct_to_plain(self.outputs_struct) if self.outputs_struct is not None else {}
+            struct = self.outputs_struct
+            self._outputs = struct_to_plain(struct) if struct is not None else {}
         return self._outputs
 
     def set_outputs(self, outputs_struct: struct_pb2.Struct) -> None:
-        self.outputs_struct = outputs_struct
+        self._outputs_wire = _wire(outputs_struct)
+        self._output_extra = None
         self._outputs = None
 
     def properties_struct(self, *, outputs: bool) -> struct_pb2.Struct:
@@ -119,7 +149,8 @@ class ResourceRecord:
 
     @property
     def has_outputs(self) -> bool:
-        return self.outputs_struct is not None or self._outputs is not None
+        computed = self._output_extra is not None and self._inputs_wire is not None
+        return self._outputs_wire is not None or computed or self._outputs is not None
 
     @property
     def is_provider(self) -> bool:
@@ -139,3 +170,15 @@ class ResourceRecord:
 
     def __repr__(self) -> str:
         return f"ResourceRecord({self.urn!r})"
+
+
+def _wire(struct: struct_pb2.Struct | None) -> bytes | None:
+    return struct.SerializeToString(deterministic=True) if struct is not None else None
+
+
+def _struct(wire: bytes | None) -> struct_pb2.Struct | None:
+    if wire is None:
+        return None
+    struct = struct_pb2.Struct()
+    struct.ParseFromString(wire)
+    return struct

@@ -14,6 +14,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 _QUANTITY_RE = re.compile(
     r"(?P<sign>[+-])?(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
@@ -60,6 +61,19 @@ class Quantity:
 
 def parse_quantity(raw: object) -> Quantity:
     """Parse an int, an integral float (Pulumi sends every number as a double) or a quantity string."""
+    if type(raw) is str or type(raw) is int:
+        # The same few quantities recur in every queue of an organisation (and are read by both the schema and
+        # the webhook layer): parse each once. A Quantity is immutable; errors are raised, never cached.
+        return _parse_cached(raw)
+    return _parse(raw)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(raw: int | str) -> Quantity:
+    return _parse(raw)
+
+
+def _parse(raw: object) -> Quantity:
     if isinstance(raw, bool):
         raise QuantityError(f"{raw!r} is a boolean, not {QUANTITY_HINT}")
     if isinstance(raw, int):

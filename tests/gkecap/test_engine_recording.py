@@ -139,3 +139,19 @@ def test_reads_explicit_providers_and_outputs_between_resources():
     assert namespace.provider == f"{provider.urn}::{provider.id}"
     assert namespace.options["customTimeouts"] == {"create": "5m", "update": "", "delete": ""}
     assert records["nodes-logging"].inputs["member"] == "serviceAccount:gke-nodes@offline-project.iam.gserviceaccount.com"
+
+
+def test_an_error_raised_after_the_program_returned_fails_the_run():
+    with pytest.raises(ProgramFailed) as failure:
+        _run("late_failure", "dev")
+    assert isinstance(failure.value.cause, ValueError)
+    assert "no role for" in str(failure.value.cause)
+
+
+def test_the_run_waits_for_chained_applies_and_resources_registered_in_an_apply():
+    records = {r.name: r for r in _run("output_chains", "dev").records}
+    email = records["nodes"].outputs["email"]
+    assert records["nodes-role"].inputs["member"] == f"serviceAccount:{email}"
+    assert records["late"].inputs["description"] == email  # registered from inside an apply
+    stack = next(r for r in records.values() if r.type == "pulumi:pulumi:Stack")
+    assert stack.outputs["email"] == email

@@ -77,3 +77,17 @@ def test_value_is_number_times_suffix(whole: int, frac: int, frac_digits: int, s
 def test_integers_parse_to_themselves(n: int) -> None:
     assert parse_quantity(n).value == n
     assert parse_quantity(str(n)).value == n
+
+
+def test_repeated_parses_agree_and_keep_their_type() -> None:
+    assert parse_quantity("64Gi") == parse_quantity("64Gi")
+    assert parse_quantity(8).raw == 8 and parse_quantity("8").raw == "8"
+    assert parse_quantity(1).raw == 1
+    with pytest.raises(QuantityError):
+        parse_quantity(True)  # a bool is never taken for the int 1 parsed before
+
+
+def test_a_bad_quantity_fails_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(QuantityError):
+            parse_quantity("12x")
