@@ -66,15 +66,19 @@ def _peak_mb(who: int = resource.RUSAGE_SELF) -> float:
 
 
 def _warm_up_program() -> None:
-    """Import everything and evaluate the one-slice environment once, so lazy SDK modules are loaded."""
-    from generate import xpk_equivalent
+    """Import everything and evaluate small environments once, so lazy SDK modules are loaded: the one-slice
+    environment and a two-team organisation (team members bring RoleBindings, reservations, other pools)."""
+    from datetime import datetime, timezone
+
+    from generate import organisation, xpk_equivalent
 
     from gkecap.engine import run_program
     from gkecap.program import find_program
     from gkecap.stack_config import stack_config_from_document
 
     program = find_program(ROOT / "stacks")
-    run_program(program, "warmup", stack_config_from_document(xpk_equivalent(), program.project))
+    for document in (xpk_equivalent(), organisation(2, now=datetime.now(timezone.utc))):
+        run_program(program, "warmup", stack_config_from_document(document, program.project))
 
 
 def worker_phases(config_file: Path, records_file: Path) -> dict[str, Any]:

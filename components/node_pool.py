@@ -183,7 +183,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         args: AcceleratorNodePoolArgs,
         service_account: pulumi.Input[str],
         affinity_values: Optional[pulumi.Input[list[str]]],
-        policy: Optional[gcp.compute.ResourcePolicy],
+        policy: "Optional[gcp.compute.ResourcePolicy]",  # quoted: pulumi_gcp.compute loads only when used
     ) -> gcp.container.NodePool:
         acc = s.guest_accelerator
         guest_accelerators = None

@@ -277,7 +277,7 @@ def _aggregate_reservation(
     project: Optional[pulumi.Input[str]],
     workload_type: Optional[str],
     parent: pulumi.Resource,
-) -> gcp.compute.FutureReservationAggregateReservationArgs:
+) -> "gcp.compute.FutureReservationAggregateReservationArgs":
     family = tpu_family_of(machine_type).name
     # Accelerator type as a partial URL, e.g. projects/P/zones/Z/acceleratorTypes/ct6e [S4 accelerator_type].
     prefix = machine_type.split("-")[0]

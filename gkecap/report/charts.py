@@ -20,14 +20,14 @@ from datetime import datetime, timedelta
 import matplotlib
 import matplotlib.colors
 import matplotlib.dates
+import matplotlib.image
 
-matplotlib.use("Agg")  # no display: files only
+# Figures are built with the object API (Figure, not pyplot): no GUI backend, no global figure registry, and
+# pyplot's import (most of matplotlib's start-up) is never paid.
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 
-from matplotlib import pyplot as plt  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import FancyBboxPatch, Patch, Rectangle  # noqa: E402
-
-from components.calendar_window import advance_days  # noqa: E402
+from components.calendar_window import advance_days
 from components.model import CapacityModel, CohortPlan  # noqa: E402
 
 # Segments per pool bar before the smaller quotas fold into "other teams".
@@ -45,7 +45,7 @@ CAPACITY_COLORS = {
 }
 OTHER_COLOR = "#bbbbbb"
 COHORT_QUOTA_COLOR = "#444444"
-_TEAM_PALETTE = plt.get_cmap("tab10").colors
+_TEAM_PALETTE = matplotlib.colormaps["tab10"].colors
 
 _STYLE = {
     "svg.fonttype": "none",  # text stays text in the SVG
@@ -70,9 +70,8 @@ def team_colors(model: CapacityModel) -> dict[str, tuple[float, float, float]]:
 def figure_svg(fig: Figure) -> str:
     """The figure as an ``<svg>`` element for inline use (no XML prolog, no DOCTYPE, no timestamp)."""
     buffer = io.StringIO()
-    with plt.rc_context(_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
+    with matplotlib.rc_context(_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
         fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gkecap"})
-    plt.close(fig)
     text = buffer.getvalue()
     start = text.find("<svg")
     return text[start:] if start >= 0 else text
@@ -96,8 +95,9 @@ def capacity_vs_quota(model: CapacityModel) -> Figure:
     """Per pool: a bar of team quotas stacked (plus cohort quotas), against an outline of its capacity."""
     colors = team_colors(model)
     pools = list(model.pools)
-    with plt.rc_context(_STYLE):
-        fig, ax = plt.subplots(figsize=(8.0, 0.55 * max(len(pools), 2) + 1.2))
+    with matplotlib.rc_context(_STYLE):
+        fig = Figure(figsize=(8.0, 0.55 * max(len(pools), 2) + 1.2))
+        ax = fig.subplots()
         labels = []
         drawn: dict[str, object] = {}  # legend entries, in the order first drawn
         for row, pool in enumerate(pools):
@@ -147,8 +147,9 @@ def capacity_vs_quota(model: CapacityModel) -> Figure:
 def reservation_calendar(model: CapacityModel, now: datetime) -> Figure:
     """Each calendar reservation as a bar from start to end; today and the advance window marked."""
     reservations = list(model.reservations)
-    with plt.rc_context(_STYLE):
-        fig, ax = plt.subplots(figsize=(8.0, 0.6 * max(len(reservations), 1) + 1.4))
+    with matplotlib.rc_context(_STYLE):
+        fig = Figure(figsize=(8.0, 0.6 * max(len(reservations), 1) + 1.4))
+        ax = fig.subplots()
         if not reservations:
             ax.text(0.5, 0.5, "no calendar reservations", transform=ax.transAxes, ha="center", va="center")
             ax.set_axis_off()
@@ -241,8 +242,9 @@ def cohort_tree(model: CapacityModel) -> Figure:
 
     depth = max((d for _, _, _, d, _, _ in nodes), default=0)
     width = max(cursor[0], 1.0)
-    with plt.rc_context(_STYLE):
-        fig, ax = plt.subplots(figsize=(min(2.0 + 1.7 * width, 18.0), 1.1 + 1.5 * (depth + 1)))
+    with matplotlib.rc_context(_STYLE):
+        fig = Figure(figsize=(min(2.0 + 1.7 * width, 18.0), 1.1 + 1.5 * (depth + 1)))
+        ax = fig.subplots()
         ax.set_axis_off()
         if not nodes:
             ax.text(0.5, 0.5, "no cohorts or teams", transform=ax.transAxes, ha="center")
@@ -278,13 +280,12 @@ def overview_png(model: CapacityModel, now: datetime, path: str, *, dpi: int = 1
     for fig in figures:
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
-        plt.close(fig)
         buffer.seek(0)
-        images.append(plt.imread(buffer))
+        images.append(matplotlib.image.imread(buffer))
     height = sum(img.shape[0] for img in images)
     width = max(img.shape[1] for img in images)
-    with plt.rc_context(_STYLE):
-        fig = plt.figure(figsize=(width / dpi, height / dpi), dpi=dpi)
+    with matplotlib.rc_context(_STYLE):
+        fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
         top = 1.0
         for img in images:
             share = img.shape[0] / height
@@ -293,7 +294,6 @@ def overview_png(model: CapacityModel, now: datetime, path: str, *, dpi: int = 1
             ax.set_axis_off()
             top -= share
         fig.savefig(path, dpi=dpi)
-        plt.close(fig)
 
 
 _SVG_SIZE = re.compile(r'(<svg[^>]*?)\s(width|height)="[^"]*"')
