@@ -416,7 +416,8 @@ def compare(xpk_pools: list[dict], our_pools: list[dict]) -> list[tuple[str, obj
 
 
 def _norm(value: object) -> object:
-    return str(value).lower() if isinstance(value, str) else value
+    """Case-insensitive, and a default marked "(default)" equals the same value set explicitly."""
+    return str(value).removesuffix(" (default)").lower() if isinstance(value, str) else value
 
 
 def run_case(case: Case, args: argparse.Namespace, work: Path) -> Result:
@@ -582,8 +583,9 @@ def render_commands(results: list[Result]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--xpk-venv", type=Path, default=Path(os.environ.get("XPK_VENV", "/work/xpk-venv")),
-                        help="venv with xpk installed (pip install xpk), outside the repo")
+    parser.add_argument("--xpk-venv", type=Path,
+                        default=Path(os.environ.get("XPK_VENV", REPO / "benchmarks" / ".xpk-venv")),
+                        help="venv with xpk installed (`make bench` creates benchmarks/.xpk-venv; not committed)")
     parser.add_argument("--gkecap", type=Path, default=REPO / ".venv" / "bin" / "gkecap")
     parser.add_argument("--program", type=Path, default=None,
                         help="program for `gkecap plan --program` (default: the repo's stacks/)")
