@@ -109,11 +109,7 @@ def resource_policy(
         name=name,
         description=description,
         validate=validate,
-        enforcement_level=_level(enforcement_level, name),
-        config_schema=_schema(config, required_config),
-        remediation_steps=remediation_steps,
-        severity=_SEVERITIES[severity] if severity else None,
-        url=url,
+        **_policy_settings(name, enforcement_level, config, required_config, remediation_steps, severity, url),
     )
 
 
@@ -163,12 +159,27 @@ def stack_policy(
         name=name,
         description=description,
         validate=validate,
-        enforcement_level=_level(enforcement_level, name),
-        config_schema=_schema(config, required_config),
-        remediation_steps=remediation_steps,
-        severity=_SEVERITIES[severity] if severity else None,
-        url=url,
+        **_policy_settings(name, enforcement_level, config, required_config, remediation_steps, severity, url),
     )
+
+
+def _policy_settings(
+    name: str,
+    enforcement_level: str,
+    config: Mapping[str, Mapping[str, Any]] | None,
+    required_config: Sequence[str],
+    remediation_steps: str | None,
+    severity: str | None,
+    url: str | None,
+) -> dict[str, Any]:
+    """The keyword arguments resource and stack policies share."""
+    return {
+        "enforcement_level": _level(enforcement_level, name),
+        "config_schema": _schema(config, required_config),
+        "remediation_steps": remediation_steps,
+        "severity": _SEVERITIES[severity] if severity else None,
+        "url": url,
+    }
 
 
 def _run(name: str, check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None) -> list[Any]:

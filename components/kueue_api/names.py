@@ -42,22 +42,22 @@ _VALUE_HINT = (
 SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 
 
-def dns1123_subdomain_errors(value: str) -> list[str]:
+def _bounded_pattern_errors(value: str, max_length: int, pattern: re.Pattern[str], hint: str) -> list[str]:
+    """Kubernetes' two checks of a name or value, in its order: the length, then the pattern."""
     errors = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX:
-        errors.append(f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters")
-    if not DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        errors.append(_SUBDOMAIN_HINT)
+    if len(value) > max_length:
+        errors.append(f"must be no more than {max_length} characters")
+    if not pattern.fullmatch(value):
+        errors.append(hint)
     return errors
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    return _bounded_pattern_errors(value, DNS1123_SUBDOMAIN_MAX, DNS1123_SUBDOMAIN_RE, _SUBDOMAIN_HINT)
 
 
 def dns1123_label_errors(value: str) -> list[str]:
-    errors = []
-    if len(value) > DNS1123_LABEL_MAX:
-        errors.append(f"must be no more than {DNS1123_LABEL_MAX} characters")
-    if not DNS1123_LABEL_RE.fullmatch(value):
-        errors.append(_LABEL_HINT)
-    return errors
+    return _bounded_pattern_errors(value, DNS1123_LABEL_MAX, DNS1123_LABEL_RE, _LABEL_HINT)
 
 
 def qualified_name_errors(value: str) -> list[str]:
@@ -87,12 +87,7 @@ def qualified_name_errors(value: str) -> list[str]:
 
 
 def label_value_errors(value: str) -> list[str]:
-    errors = []
-    if len(value) > LABEL_VALUE_MAX:
-        errors.append(f"must be no more than {LABEL_VALUE_MAX} characters")
-    if not _LABEL_VALUE_RE.fullmatch(value):
-        errors.append(_VALUE_HINT)
-    return errors
+    return _bounded_pattern_errors(value, LABEL_VALUE_MAX, _LABEL_VALUE_RE, _VALUE_HINT)
 
 
 def is_qualified_name(value: str) -> bool:
