@@ -7,14 +7,14 @@ STACK ?= dev
 
 .PHONY: test plan bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n auto
+	$(VENV)/bin/pytest -q -n auto
 
 plan: $(STAMP)
 	$(VENV)/bin/gkecap plan --stack $(STACK)

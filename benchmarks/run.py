@@ -75,9 +75,9 @@ def _warm_up_program() -> None:
     import pulumi_gcp
     from generate import organisation, xpk_equivalent
 
-    from gkecap.engine import run_program
-    from gkecap.program import find_program
-    from gkecap.stack_config import stack_config_from_document
+    from gkecap.engine.run import run_program
+    from gkecap.engine.program import find_program
+    from gkecap.engine.stack_config import stack_config_from_document
 
     assert pulumi_gcp.compute.FutureReservation  # the attribute access loads the lazy module
     program = find_program(ROOT / "stacks")
@@ -88,13 +88,13 @@ def _warm_up_program() -> None:
 def worker_phases(config_file: Path, records_file: Path) -> dict[str, Any]:
     from rich.console import Console
 
-    from components.model import derive
-    from gkecap.analyzer_client import PolicyPackProcess, StreamingAnalysis
-    from gkecap.engine import run_program
+    from gkecap.components.model import derive
+    from gkecap.policy_pack.analyzer_client import PolicyPackProcess, StreamingAnalysis
+    from gkecap.engine.run import run_program
     from gkecap.plan import PlanResult, default_policy_pack, validate_environment
-    from gkecap.program import find_program
+    from gkecap.engine.program import find_program
     from gkecap.report import render_plan, write_outputs
-    from gkecap.stack_config import load_stack_config
+    from gkecap.engine.stack_config import load_stack_config
 
     _warm_up_program()
     program = find_program(ROOT / "stacks")
@@ -181,7 +181,7 @@ def _replay(records: list[dict[str, Any]]) -> None:
 
 
 def _run_replay(records: list[dict[str, Any]], monitor_kind: str) -> float:
-    """Seconds to replay `records` in a fresh SDK context and event loop, as gkecap.engine runs a program."""
+    """Seconds to replay `records` in a fresh SDK context and event loop, as gkecap.engine.run runs a program."""
     import asyncio
     import contextvars
     import logging
@@ -201,8 +201,8 @@ def _run_replay(records: list[dict[str, Any]], monitor_kind: str) -> float:
     if monitor_kind == "bare":
         monitor: Any = MockMonitor(BareMocks())
     else:
-        from gkecap.mocks import GkeMocks
-        from gkecap.recording_monitor import RecordingMonitor
+        from gkecap.engine.mocks import GkeMocks
+        from gkecap.engine.recording_monitor import RecordingMonitor
 
         monitor = RecordingMonitor(GkeMocks(project="acme-ml-bench", region="us-east5"), "gke-capacity", "floor")
 
@@ -375,7 +375,7 @@ def bench_xpk(runs: int, workdir: Path) -> dict[str, Any]:
             else:
                 theirs.append(seconds)
     # Where the time of a cold `gkecap plan` goes: interpreter + imports of the Pulumi SDKs.
-    imports, _, _ = _timed([sys.executable, "-c", "import components.environment, gkecap.plan, gkecap.report.html"], os.environ.copy())
+    imports, _, _ = _timed([sys.executable, "-c", "import gkecap.components.environment, gkecap.plan, gkecap.report.html"], os.environ.copy())
     bare, _, _ = _timed([sys.executable, "-c", "pass"], os.environ.copy())
     return {
         "gkecap": _median(ours), "gkecap_runs": ours,

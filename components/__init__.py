@@ -1,6 +1,6 @@
 """gke-capacity components: accelerator capacity for GKE as Pulumi components.
 
-Exports are lazy (PEP 562) so pure modules such as ``components.catalog`` can be
+Exports are lazy (PEP 562) so pure modules such as ``gkecap.components.catalog`` can be
 imported by the policy pack without loading the Pulumi SDKs.
 """
 
@@ -8,19 +8,19 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "AcceleratorNodePool": "components.node_pool",
-    "CalendarReservation": "components.reservation",
-    "GkeCluster": "components.cluster",
-    "KueueInstall": "components.kueue",
-    "KueueObjects": "components.kueue",
-    "Environment": "components.environment",
-    "EnvironmentSpec": "components.spec",
-    "load_environment": "components.spec",
-    "SpecError": "components.spec",
-    "load_stack_config": "components.spec",
-    "load_stack_file": "components.spec",
-    "derive": "components.model",
-    "CapacityModel": "components.model",
+    "AcceleratorNodePool": "gkecap.components.node_pool",
+    "CalendarReservation": "gkecap.components.reservation",
+    "GkeCluster": "gkecap.components.cluster",
+    "KueueInstall": "gkecap.components.kueue",
+    "KueueObjects": "gkecap.components.kueue",
+    "Environment": "gkecap.components.environment",
+    "EnvironmentSpec": "gkecap.components.spec",
+    "load_environment": "gkecap.components.spec",
+    "SpecError": "gkecap.components.spec",
+    "load_stack_config": "gkecap.components.spec",
+    "load_stack_file": "gkecap.components.spec",
+    "derive": "gkecap.components.model",
+    "CapacityModel": "gkecap.components.model",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -6,24 +6,18 @@ SDK for the consuming language, so a TypeScript or Go stack gets `gkecap.Acceler
 with the type tokens `gkecap:index:<Name>`.
 """
 
-import sys
-from pathlib import Path
-
-try:
-    import components  # noqa: F401 -- installed (pip install -e .) in the plugin's virtualenv
-except ImportError:  # run from a checkout without installing: the repository root holds the package
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from importlib.metadata import version
 
 from pulumi.provider.experimental import component_provider_host
 
-from components.cluster import GkeCluster
-from components.environment import Environment
-from components.kueue import KueueInstall, KueueObjects
-from components.node_pool import AcceleratorNodePool
-from components.reservation import CalendarReservation
+from gkecap.components.cluster import GkeCluster
+from gkecap.components.environment import Environment
+from gkecap.components.kueue import KueueInstall, KueueObjects
+from gkecap.components.node_pool import AcceleratorNodePool
+from gkecap.components.reservation import CalendarReservation
 
 PACKAGE_NAME = "gkecap"
-PACKAGE_VERSION = "0.1.0"
+PACKAGE_VERSION = version("gke-capacity")
 # Components hosted for other languages (each must pass the analyzer: TypedDict args, Output annotations).
 COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster, KueueInstall, KueueObjects, Environment]
 

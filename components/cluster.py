@@ -16,7 +16,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from components.node_settings import (
+from gkecap.components.gke.node_pools import (
     CLOUD_PLATFORM_SCOPE,
     GPU_FLEX_MIN_VERSION,
     TPU_FLEX_MIN_VERSION,

@@ -24,14 +24,14 @@ import pulumi
 import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
 
-from components.cluster import GkeCluster
-from components.known_outputs import known
-from components.kueue import KueueInstall, KueueObjects
-from components.kueue_objects import kueue_objects, objects_of_kind
-from components.model import CapacityModel, PoolPlan, derive
-from components.node_pool import AcceleratorNodePool
-from components.reservation import CalendarReservation
-from components.spec import EnvironmentSpec, load_environment
+from gkecap.components.cluster import GkeCluster
+from gkecap.components._outputs import known
+from gkecap.components.kueue import KueueInstall, KueueObjects
+from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
+from gkecap.components.model import CapacityModel, PoolPlan, derive
+from gkecap.components.node_pool import AcceleratorNodePool
+from gkecap.components.reservation import CalendarReservation
+from gkecap.components.spec import EnvironmentSpec, load_environment
 
 # The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
@@ -44,7 +44,7 @@ class EnvironmentArgs(TypedDict):
 
     environment: dict[str, Any]
     """The environment: what `gkecap:environment` holds in a Pulumi.<env>.yaml (camelCase keys), or an
-    already loaded `components.spec.EnvironmentSpec`."""
+    already loaded `gkecap.components.spec.EnvironmentSpec`."""
     project: NotRequired[str]
     """Google Cloud project (default: the environment's `project`, else the gcp:project config)."""
 
@@ -257,7 +257,7 @@ def node_account_id(cluster: str) -> str:
 
 
 def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -> dict[str, Any]:
-    from components.node_settings import node_selector
+    from gkecap.components.gke.node_pools import node_selector
 
     return {
         pool.name: {

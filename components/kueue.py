@@ -3,7 +3,7 @@
 KueueInstall renders the pinned chart with `kubernetes.helm.v4.Chart` (`helm template` semantics: every
 object, CRDs included, becomes a Pulumi resource) into its own namespace, through a Kubernetes provider made
 from the cluster's kubeconfig (or the provider given in the options). KueueObjects creates the objects of
-`components.kueue_objects`; every child depends on what the component itself depends on, so
+`gkecap.components.kubernetes_objects.build`; every child depends on what the component itself depends on, so
 `KueueObjects(..., opts=ResourceOptions(depends_on=[install]))` never creates a ClusterQueue before the Kueue
 CRDs and webhooks exist (Pulumi waits for a remote component such as the Chart and all its children).
 
@@ -16,7 +16,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.kueue_chart import (
+from gkecap.components.kubernetes_objects.kueue_chart import (
     BATCH_USER_ROLE,
     DEFAULT_KUEUE_VERSION,
     KUEUE_CHART,
@@ -25,9 +25,9 @@ from components.kueue_chart import (
     chart_values,
     chart_version,
 )
-from components.known_outputs import known
-from components.kueue_objects import object_key
-from components.team_access import MANAGED_BY, MANAGED_BY_LABEL
+from gkecap.components._outputs import known
+from gkecap.components.kubernetes_objects.build import object_key
+from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
 _K8S_VERSION = _package_version("pulumi_kubernetes")
 
@@ -110,7 +110,7 @@ class KueueObjectsArgs(TypedDict):
 
     objects: list[dict[str, Any]]
     """Kubernetes objects as plain dicts ({apiVersion, kind, metadata, spec...}), in apply order, e.g.
-    `components.kueue_objects.kueue_objects(model)`: Kueue kinds, Namespaces and RoleBindings."""
+    `gkecap.components.kubernetes_objects.build.kueue_objects(model)`: Kueue kinds, Namespaces and RoleBindings."""
 
 
 class KueueResource(pulumi.CustomResource):

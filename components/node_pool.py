@@ -1,6 +1,6 @@
 """AcceleratorNodePool: GKE node pools for one GPU or TPU machine type and one capacity model.
 
-Thin: every setting comes from `components.node_settings` (pure, shared with the policy pack and the
+Thin: every setting comes from `gkecap.components.gke.node_pools` (pure, shared with the policy pack and the
 Kueue builders). One child `gcp.container.NodePool` per GKE node pool: ``<name>``, or ``<name>-s0 ..``
 for multi-host TPU slices (one node pool per slice, as GKE requires); TPU7x multi-host slices also get
 one `gcp.compute.ResourcePolicy` (HIGH_THROUGHPUT workload policy) named ``<name>-workload-policy``.
@@ -13,7 +13,7 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from components.node_settings import (
+from gkecap.components.gke.node_pools import (
     AUTOSCALER_OWNED_FIELDS,
     CLOUD_PLATFORM_SCOPE,
     WORKLOAD_METADATA_MODE,
@@ -31,8 +31,8 @@ from components.node_settings import (
     reservation_value,
     slice_of,
 )
-from components.catalog import gpu_machine
-from components.known_outputs import known
+from gkecap.components.catalog import gpu_machine
+from gkecap.components._outputs import known
 
 
 class ReservationTargetArgs(TypedDict):

@@ -2,7 +2,7 @@
 
 GPU requests reserve VMs of one machine type (`specific_sku_properties`); TPU requests reserve chips
 (`aggregate_reservation`). The window and size are checked with the shared pure rules of
-`components.calendar_window` before anything is registered. A submitted request cannot be cancelled,
+`gkecap.components.gke.calendar_window` before anything is registered. A submitted request cannot be cancelled,
 deleted or modified (FACTS C [S21]): it is protected from deletion by default, and retained (never
 deleted through the API) if the protection is switched off.
 
@@ -16,7 +16,7 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from components.calendar_window import (
+from gkecap.components.gke.calendar_window import (
     WindowProblem,
     as_utc_datetime,
     check_calendar_request,
@@ -28,7 +28,7 @@ from components.calendar_window import (
     utc_text,
     window_end,
 )
-from components.catalog import (
+from gkecap.components.catalog import (
     CatalogError,
     is_gpu_machine_type,
     is_tpu_machine_type,

@@ -1,25 +1,35 @@
-"""The `gkecap` command line. Each command lives in its own module and registers itself here."""
+"""The `gkecap` command line: builds the Typer app and registers the commands of `gkecap.commands`.
+
+Commands never import this module; it imports them, so there is no import cycle and no registration by
+side effect (`python -m gkecap` and the console script build the same app).
+"""
 
 from __future__ import annotations
 
 import typer
 
-app = typer.Typer(
-    name="gkecap",
-    help="Accelerator capacity as code for GKE: show the catalog, plan and check environments offline.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+from gkecap.commands import catalog, manifests, plan
 
 
-def _register() -> None:
-    # Imported for their side effect: each module adds its commands to `app`.
-    from gkecap import cmd_catalog  # noqa: F401
-    from gkecap import cmd_plan  # noqa: F401
-    from gkecap import cmd_manifests  # noqa: F401
+def build_app() -> typer.Typer:
+    """A fresh app with every command registered."""
+    app = typer.Typer(
+        name="gkecap",
+        help="Accelerator capacity as code for GKE: show the catalog, plan and check environments offline.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.command("catalog")(catalog.catalog_command)
+    app.command("slice")(catalog.slice_command)
+    app.command("plan")(plan.plan_command)
+    app.command("check")(plan.check_command)
+    app.command("manifests")(manifests.manifests_command)
+    return app
+
+
+app = build_app()
 
 
 def main() -> None:
-    _register()
     app()

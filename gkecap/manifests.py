@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from components.kueue_objects import KIND_ORDER
+from gkecap.components.kubernetes_objects.build import KIND_ORDER
 
 # Resource (plural) names of the kinds, as `kubectl api-resources` lists them.
 PLURALS = {

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gkecap.analyzer_client import Diagnostic, PolicyPackError, PolicyPackProcess, PolicyResult, StreamingAnalysis
-from gkecap.engine import LogEntry, ProgramFailed, run_program
-from gkecap.policy_config import PolicyConfigError, PolicySettings, load_policy_config
-from gkecap.program import Program, ProgramError, find_program
-from gkecap.resource_record import ROOT_STACK_TYPE, ResourceRecord
-from gkecap.stack_config import StackConfig, StackConfigError, load_stack_config
-from gkecap.state_import import StateError, load_state
+from gkecap.policy_pack.analyzer_client import Diagnostic, PolicyPackError, PolicyPackProcess, PolicyResult, StreamingAnalysis
+from gkecap.engine.run import LogEntry, ProgramFailed, run_program
+from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
+from gkecap.engine.program import Program, ProgramError, find_program
+from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
+from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack_config
+from gkecap.engine.state_import import StateError, load_state
 
 ENVIRONMENT_KEY = "gkecap:environment"
 _LEVEL_ORDER = {"mandatory": 0, "advisory": 1, "disabled": 2}
@@ -270,9 +270,9 @@ def validate_environment(config: StackConfig) -> Any:
     data = config.get(ENVIRONMENT_KEY)
     if data is None:
         return None
-    if importlib.util.find_spec("components.spec") is None:
+    if importlib.util.find_spec("gkecap.components.spec") is None:
         return None  # the spec module is not part of this checkout: the program validates
-    from components.spec import load_environment
+    from gkecap.components.spec import load_environment
 
     try:
         return load_environment(data, project=config.get("gcp:project"))

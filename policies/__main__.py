@@ -1,23 +1,16 @@
 """Entry point of the gke-capacity policy pack.
 
 The Pulumi CLI runs a Python pack as `python -u -m pulumi.policy <engine address> .` with this directory
-as the working directory, which executes this file with this directory (not the repository root) on
-sys.path. The rules import gke-capacity's pure modules (`components.catalog`, ...): when gke-capacity
-is not installed, the repository root (this directory's parent) goes on sys.path so a clone works as is.
+as the working directory. The rules are the installed `gkecap.policies` (and the pure layers of
+`gkecap.components` they import), so the pack's virtualenv must hold the gke-capacity distribution
+(requirements.txt).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from pulumi_policy import EnforcementLevel, PolicyPack
 
-if importlib.util.find_spec("components") is None or importlib.util.find_spec("policies") is None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402
-
-from policies.registry import ALL_POLICIES  # noqa: E402
+from gkecap.policies.registry import ALL_POLICIES
 
 PolicyPack(
     "gke-capacity",

@@ -10,7 +10,7 @@ or, for a rule over the whole stack,
     def check_quota_vs_capacity(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
         ...  # (urn of the offending resource, or None for the stack; message)
 
-Test it directly with `ResourceView(...)` objects (`policies.resource_view`). Then register it in
+Test it directly with `ResourceView(...)` objects (`gkecap.policies.resource_view`). Then register it in
 `policies/registry.py` with `resource_policy(name, description, check, types=..., enforcement_level=...,
 config=...)` or `stack_policy(...)`. `types` limits a rule to some type tokens (or a predicate on the
 token); `config` is the policy's JSON-schema properties, each with a `default` that the check receives
@@ -50,7 +50,7 @@ from pulumi_policy.proxy import (
     _ListProxy,
 )
 
-from policies.resource_view import UNKNOWN, ProviderView, ResourceOptions, ResourceView
+from gkecap.policies.resource_view import UNKNOWN, ProviderView, ResourceOptions, ResourceView
 
 ResourceCheck = Callable[[ResourceView, dict], Sequence[str]]
 StackCheck = Callable[[list[ResourceView], dict], Sequence[tuple[str | None, str]]]

@@ -1,7 +1,7 @@
 """Every policy the gke-capacity pack serves, in the order the engine runs them.
 
-Add a rule here with `resource_policy(...)` or `stack_policy(...)` from `policies.adapter`; the rule
-itself is a pure function in `policies.rules` (see the adapter's docstring).
+Add a rule here with `resource_policy(...)` or `stack_policy(...)` from `gkecap.policies.adapter`; the rule
+itself is a pure function in `gkecap.policies.rules` (see the adapter's docstring).
 
 Default levels (issue 5): mandatory where GCP or Kueue would reject the resource, where the settings would
 waste or strand capacity, or where teams would see each other's queues; advisory where the answer may
@@ -13,24 +13,24 @@ from __future__ import annotations
 
 from pulumi_policy import Policy
 
-from policies.adapter import resource_policy, stack_policy
-from policies.rules.allow_lists import ALLOW_LIST_SCHEMA, check_allow_lists
-from policies.rules.dws import (
+from gkecap.policies.adapter import resource_policy, stack_policy
+from gkecap.policies.rules.allow_lists import ALLOW_LIST_SCHEMA, check_allow_lists
+from gkecap.policies.rules.dws import (
     check_flex_start_recommended,
     check_flex_start_settings,
     check_queued_admission_check,
 )
-from policies.rules.gpu_pools import check_gpu_accelerator
-from policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
-from policies.rules.kueue_props import is_kueue_token
-from policies.rules.node_pool_props import NODE_POOL_TYPES
-from policies.rules.quota_capacity import (
+from gkecap.policies.rules.gpu_pools import check_gpu_accelerator
+from gkecap.policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
+from gkecap.policies.rules.kueue_props import is_kueue_token
+from gkecap.policies.rules.node_pool_props import NODE_POOL_TYPES
+from gkecap.policies.rules.quota_capacity import (
     TEAM_LIMIT_SCHEMA,
     check_quota_capacity,
     check_quota_capacity_dws,
     check_team_accelerator_limit,
 )
-from policies.rules.reservations import (
+from gkecap.policies.rules.reservations import (
     CLOCK_SCHEMA,
     FUTURE_RESERVATION_TYPE,
     PROTECTION_SCHEMA,
@@ -41,13 +41,13 @@ from policies.rules.reservations import (
     check_reservation_affinity_reference,
     check_submitted_reservation_protected,
 )
-from policies.rules.team_isolation import (
+from gkecap.policies.rules.team_isolation import (
     SHARED_QUEUES_SCHEMA,
     check_namespace_selector_present,
     check_single_open_queue,
     check_team_isolation,
 )
-from policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
+from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
 
 _POOLS_AND_KUEUE = lambda token: token in NODE_POOL_TYPES or is_kueue_token(token)  # noqa: E731
 

@@ -6,12 +6,12 @@
 Everything lives in the environment file (`gkecap:environment`, with `gcp:project`); this program only
 builds the `Environment` component from it and exports what other stacks consume (the cluster, the
 node pools behind each flavor, the team queues). A bad environment file stops here with every problem
-listed (components.spec.SpecError) before any resource is registered.
+listed (gkecap.components.spec.SpecError) before any resource is registered.
 """
 
 import pulumi
 
-from components import Environment
+from gkecap.components import Environment
 
 environment = pulumi.Config("gkecap").require_object("environment")
 project = pulumi.Config("gcp").get("project")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from components.spec import load_stack_config
+from gkecap.components.spec import load_stack_config
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 # The example's draft reservation must start inside the booking window of this date (FACTS C).

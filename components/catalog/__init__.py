@@ -3,9 +3,9 @@
 Pure Python (no Pulumi import): components derive settings from it and policies check against it.
 """
 
-from components.catalog.capacity import capacity_models_for_family
-from components.catalog.errors import CatalogError
-from components.catalog.gpu import (
+from gkecap.components.catalog.capacity import capacity_models_for_family
+from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.gpu import (
     FLEX_START_COMPACT_PREFIXES,
     GPU_FAMILIES,
     GPU_MACHINES,
@@ -15,7 +15,7 @@ from components.catalog.gpu import (
     gpu_machines_of,
     is_gpu_machine_type,
 )
-from components.catalog.labels import (
+from gkecap.components.catalog.labels import (
     CAPACITY_MODELS,
     COMPACT_PLACEMENT,
     GKE_ACCELERATOR_LABEL,
@@ -30,14 +30,14 @@ from components.catalog.labels import (
     TPU_RESOURCE,
     TPU_TAINT,
 )
-from components.catalog.machine_types import (
+from gkecap.components.catalog.machine_types import (
     is_accelerator_machine_type,
     node_resources,
     supported_capacity_models,
 )
-from components.catalog.mig import MIG_PROFILES, MigProfile, mig_partitions, mig_profile
-from components.catalog.topology import CubeRule, normalize_topology, parse_topology
-from components.catalog.tpu import (
+from gkecap.components.catalog.mig import MIG_PROFILES, MigProfile, mig_partitions, mig_profile
+from gkecap.components.catalog.topology import CubeRule, normalize_topology, parse_topology
+from gkecap.components.catalog.tpu import (
     HIGH_THROUGHPUT,
     TPU_FAMILIES,
     TpuFamily,

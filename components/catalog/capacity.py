@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.catalog.labels import CAPACITY_MODELS
+from gkecap.components.catalog.labels import CAPACITY_MODELS
 
 # Any machine type can run on spot, on-demand or an existing specific reservation.
 _EVERYWHERE = frozenset({"reservation", "spot", "on-demand"})

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.catalog.capacity import capacity_models_for_family, ordered
-from components.catalog.errors import CatalogError
-from components.catalog.labels import GKE_ACCELERATOR_LABEL
-from components.catalog.mig import mig_partitions
+from gkecap.components.catalog.capacity import capacity_models_for_family, ordered
+from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.labels import GKE_ACCELERATOR_LABEL
+from gkecap.components.catalog.mig import mig_partitions
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,7 @@ def gpu_machine(machine_type: str) -> GpuMachine:
     if prefix in GPU_FAMILIES:
         names = ", ".join(m.machine_type for m in gpu_machines_of(prefix))
         raise CatalogError(f"unknown {prefix} GPU machine type {machine_type!r}; known {prefix} machine types: {names}")
-    from components.catalog.tpu import is_tpu_machine_type
+    from gkecap.components.catalog.tpu import is_tpu_machine_type
 
     if is_tpu_machine_type(machine_type):
         raise CatalogError(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from components.catalog.errors import CatalogError
-from components.catalog.gpu import GPU_FAMILIES, gpu_machine, gpu_machine_types, is_gpu_machine_type
-from components.catalog.labels import GPU_RESOURCE, TPU_RESOURCE
-from components.catalog.tpu import TPU_FAMILIES, is_tpu_machine_type, tpu_family_of, tpu_machine
+from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.gpu import GPU_FAMILIES, gpu_machine, gpu_machine_types, is_gpu_machine_type
+from gkecap.components.catalog.labels import GPU_RESOURCE, TPU_RESOURCE
+from gkecap.components.catalog.tpu import TPU_FAMILIES, is_tpu_machine_type, tpu_family_of, tpu_machine
 
 
 def is_accelerator_machine_type(machine_type: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.catalog.errors import CatalogError
+from gkecap.components.catalog.errors import CatalogError
 
 
 @dataclass(frozen=True)

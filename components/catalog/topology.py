@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from components.catalog.errors import CatalogError
+from gkecap.components.catalog.errors import CatalogError
 
 _TOPOLOGY = re.compile(r"^[0-9]+(x[0-9]+)+$")
 

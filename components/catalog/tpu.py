@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from components.catalog.capacity import capacity_models_for_family
-from components.catalog.errors import CatalogError
-from components.catalog.labels import (
+from gkecap.components.catalog.capacity import capacity_models_for_family
+from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.labels import (
     COMPACT_PLACEMENT,
     GKE_TPU_ACCELERATOR_LABEL,
     GKE_TPU_TOPOLOGY_LABEL,
 )
-from components.catalog.topology import (
+from gkecap.components.catalog.topology import (
     CubeRule,
     chips_in,
     format_topology,
@@ -324,7 +324,7 @@ def tpu_machine(machine_type: str) -> TpuMachineType:
             f"unknown {family.name} TPU machine type {machine_type!r}; known {family.name} machine types: "
             f"{', '.join(family.machine_type_names)}"
         )
-    from components.catalog.gpu import is_gpu_machine_type  # here, not at import time: gpu is the sibling table
+    from gkecap.components.catalog.gpu import is_gpu_machine_type  # here, not at import time: gpu is the sibling table
 
     if is_gpu_machine_type(machine_type):
         raise CatalogError(

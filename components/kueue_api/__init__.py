@@ -6,29 +6,29 @@ Facts: shared/reference/KUEUE_VALIDATION.md (rule ids R-*), FACTS.md section D; 
 the real CRDs (tests/components/kueue_api).
 """
 
-from components.kueue_api.admission_check import (
+from gkecap.components.kueue_api.admission_check import (
     DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER, AdmissionCheckParametersReference, AdmissionCheckSpec,
     AdmissionCheckSpecV1Beta1, ProvisioningRequestConfigSpec, ProvisioningRequestConfigSpecV1Beta1,
     ProvisioningRequestPodSetUpdates, ProvisioningRequestPodSetUpdatesNodeSelector, ProvisioningRequestRetryStrategy,
 )
-from components.kueue_api.builders import (
+from gkecap.components.kueue_api.builders import (
     KueueValidationError, Quota, admission_check, cluster_queue, cohort, flavor_quotas, local_queue,
     provisioning_admission_check, provisioning_request_config, resource_flavor, resource_group, topology,
     workload_priority_class,
 )
-from components.kueue_api.cluster_queue import (
+from gkecap.components.kueue_api.cluster_queue import (
     AdmissionChecksStrategy, AdmissionCheckStrategyRule, BorrowWithinCohort, ClusterQueuePreemption,
     ClusterQueueSpec, ClusterQueueSpecV1Beta1, FairSharing, FlavorFungibility, FlavorFungibilityV1Beta1,
     FlavorQuotas, LabelSelector, LabelSelectorRequirement, ResourceGroup, ResourceQuota,
 )
-from components.kueue_api.cohort import CohortSpec, LocalQueueSpec
-from components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, V1BETA2_SINCE, KueueModel
-from components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VERSIONS, manifest, spec_model
-from components.kueue_api.quantity import Quantity, QuantityError, parse_quantity
-from components.kueue_api.references import Reference, references
-from components.kueue_api.resource_flavor import ResourceFlavorSpec, Taint, Toleration, TopologyLevel, TopologySpec
-from components.kueue_api.rules import NOT_CHECKED, RULES, RULES_BY_ID, TRANSITION_RULES, Rule, is_transition_rule
-from components.kueue_api.validation import KueueViolation, kueue_kind, validate_kueue_object
+from gkecap.components.kueue_api.cohort import CohortSpec, LocalQueueSpec
+from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, V1BETA2_SINCE, KueueModel
+from gkecap.components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VERSIONS, manifest, spec_model
+from gkecap.components.k8s.quantity import Quantity, QuantityError, parse_quantity
+from gkecap.components.kueue_api.references import Reference, references
+from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, Taint, Toleration, TopologyLevel, TopologySpec
+from gkecap.components.kueue_api.rules import NOT_CHECKED, RULES, RULES_BY_ID, TRANSITION_RULES, Rule, is_transition_rule
+from gkecap.components.kueue_api.validation import KueueViolation, kueue_kind, validate_kueue_object
 
 __all__ = [
     "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "NOT_CHECKED", "OBJECT_MODELS", "PROVISIONING_REQUEST_CONTROLLER",

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from components.kueue_api.fields import (
+from gkecap.components.kueue_api.fields import (
     DnsLabel, DnsSubdomain, Int32, Int64, KindName, KueueModel, ListSet, bounded_str, label_key_format, list_map,
 )
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from components.kueue_api.admission_check import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
-from components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, KueueModel
-from components.kueue_api.objects import manifest
-from components.kueue_api.validation import KueueViolation, validate_kueue_object
+from gkecap.components.kueue_api.admission_check import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
+from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, KueueModel
+from gkecap.components.kueue_api.objects import manifest
+from gkecap.components.kueue_api.validation import KueueViolation, validate_kueue_object
 
 QuantityLike = int | str
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from components.kueue_api.access import get_dict, get_list, get_str, has
+from gkecap.components.kueue_api.access import get_dict, get_list, get_str, has
 
 Problem = tuple[str, str, str]  # (rule, path, message)
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from components.kueue_api.fields import (
+from gkecap.components.kueue_api.fields import (
     DnsSubdomain, Int32, KueueModel, ListSet, OmitEmpty, QuantityValue, StopPolicy, bounded_str, list_map,
 )
 
@@ -54,7 +54,7 @@ class LabelSelectorRequirement(KueueModel):
 
 
 class LabelSelector(KueueModel):
-    """metav1.LabelSelector; its semantic checks are webhook rule R-CQ-9 (components.kueue_api.names)."""
+    """metav1.LabelSelector; its semantic checks are webhook rule R-CQ-9 (gkecap.components.k8s.names)."""
 
     default_rule = "R-CQ-9"
 

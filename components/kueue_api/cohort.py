@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from components.kueue_api.cluster_queue import FairSharing, ResourceGroups
-from components.kueue_api.fields import DnsSubdomain, KueueModel, OmitEmpty, QuantityValue, StopPolicy
+from gkecap.components.kueue_api.cluster_queue import FairSharing, ResourceGroups
+from gkecap.components.kueue_api.fields import DnsSubdomain, KueueModel, OmitEmpty, QuantityValue, StopPolicy
 
 
 class CohortSpec(KueueModel):

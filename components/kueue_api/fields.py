@@ -20,8 +20,8 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError, PydanticUseDefault, core_schema
 
-from components.kueue_api import names
-from components.kueue_api.quantity import QuantityError, parse_quantity
+from gkecap.components.k8s import names
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 
 V1BETA1 = "kueue.x-k8s.io/v1beta1"
 V1BETA2 = "kueue.x-k8s.io/v1beta2"

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.kueue_api.admission_check import (
+from gkecap.components.kueue_api.admission_check import (
     AdmissionCheckSpec, AdmissionCheckSpecV1Beta1, ProvisioningRequestConfigSpec,
     ProvisioningRequestConfigSpecV1Beta1,
 )
-from components.kueue_api.cluster_queue import ClusterQueueSpec, ClusterQueueSpecV1Beta1
-from components.kueue_api.cohort import CohortSpec, LocalQueueSpec
-from components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel, bounded_str
-from components.kueue_api.resource_flavor import ResourceFlavorSpec, TopologySpec
+from gkecap.components.kueue_api.cluster_queue import ClusterQueueSpec, ClusterQueueSpecV1Beta1
+from gkecap.components.kueue_api.cohort import CohortSpec, LocalQueueSpec
+from gkecap.components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel, bounded_str
+from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, TopologySpec
 
 SERVED_VERSIONS = ("v1beta1", "v1beta2")  # shared/kueue-crds/SOURCE.txt: every kind serves both, stores v1beta2
 NAMESPACED_KINDS = frozenset({"LocalQueue"})

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from components.kueue_api.access import get_dict, get_list, get_str
-from components.kueue_api.fields import GROUP
-from components.kueue_api.validation import kueue_kind
+from gkecap.components.kueue_api.access import get_dict, get_list, get_str
+from gkecap.components.kueue_api.fields import GROUP
+from gkecap.components.kueue_api.validation import kueue_kind
 
 
 @dataclass(frozen=True)

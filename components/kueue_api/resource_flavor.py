@@ -1,7 +1,7 @@
 """ResourceFlavor and Topology spec models (shared/kueue-crds resourceflavors.yaml, topologies.yaml).
 
 Taint effects and toleration operators are plain strings in the schema: the CRD checks them with CEL
-(R-RF-7, R-RF-8), see components.kueue_api.cel_rules.
+(R-RF-7, R-RF-8), see gkecap.components.kueue_api.cel_rules.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from components.kueue_api.fields import (
+from gkecap.components.kueue_api.fields import (
     DateTime, DnsSubdomain, Int64, KueueModel, OmitEmpty, label_key_format,
 )
 

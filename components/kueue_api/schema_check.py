@@ -12,7 +12,7 @@ from typing import Any, Iterator, Union
 
 from pydantic import BaseModel, ValidationError
 
-from components.kueue_api.fields import KueueModel, short_repr
+from gkecap.components.kueue_api.fields import KueueModel, short_repr
 
 Problem = tuple[str, str, str]  # (rule, path, message)
 

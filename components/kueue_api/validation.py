@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from components.kueue_api import names
-from components.kueue_api.cel_rules import CEL_CHECKS
-from components.kueue_api.fields import GROUP
-from components.kueue_api.objects import KINDS, NAMESPACED_KINDS, OBJECT_MODELS, SERVED_VERSIONS
-from components.kueue_api.schema_check import schema_problems
-from components.kueue_api.webhook_rules import WEBHOOK_CHECKS
+from gkecap.components.k8s import names
+from gkecap.components.kueue_api.cel_rules import CEL_CHECKS
+from gkecap.components.kueue_api.fields import GROUP
+from gkecap.components.kueue_api.objects import KINDS, NAMESPACED_KINDS, OBJECT_MODELS, SERVED_VERSIONS
+from gkecap.components.kueue_api.schema_check import schema_problems
+from gkecap.components.kueue_api.webhook_rules import WEBHOOK_CHECKS
 
 # Cohort reuses ClusterQueue's resource-group models; its rules have their own ids (KUEUE_VALIDATION.md R-CO-*).
 _COHORT_RULE_IDS = {"R-CQ-19": "R-CO-3", "R-CQ-20": "R-CO-3", "R-CQ-21": "R-CO-3"}

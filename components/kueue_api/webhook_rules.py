@@ -10,9 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable
 
-from components.kueue_api import names
-from components.kueue_api.access import get_dict, get_list, get_str, has
-from components.kueue_api.quantity import QuantityError, parse_quantity
+from gkecap.components.k8s import names
+from gkecap.components.kueue_api.access import get_dict, get_list, get_str, has
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 
 Problem = tuple[str, str, str]  # (rule, path, message)
 

@@ -4,7 +4,7 @@
     write_outputs(result, Path("out/dev")) # plan.json, report.html, manifests/
 
 `result` is a `gkecap.plan.PlanResult`. With an environment in its config the report derives the
-capacity model (components.model) and shows pools, teams, reservations and cohorts; for a bare program
+capacity model (gkecap.components.model) and shows pools, teams, reservations and cohorts; for a bare program
 it shows resources and violations only.
 """
 
@@ -58,7 +58,7 @@ def _replace(path: Path, text: str) -> Path:
 
 
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
-    from components.kueue_objects import kueue_objects
+    from gkecap.components.kubernetes_objects.build import kueue_objects
     from gkecap.manifests import write_manifests
 
     config = getattr(result, "stack_config", None)

@@ -27,8 +27,8 @@ import matplotlib.image
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 
-from components.calendar_window import advance_days
-from components.model import CapacityModel, CohortPlan  # noqa: E402
+from gkecap.components.gke.calendar_window import advance_days
+from gkecap.components.model import CapacityModel, CohortPlan  # noqa: E402
 
 # Segments per pool bar before the smaller quotas fold into "other teams".
 MAX_SEGMENTS = 10

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from components.model import CapacityModel, PoolPlan, derive
+from gkecap.components.model import CapacityModel, PoolPlan, derive
 
 LEVELS = ("mandatory", "advisory", "disabled")
 

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from html import escape
 from typing import Any
 
-from components.model import CapacityModel
+from gkecap.components.model import CapacityModel
 from gkecap.report import charts, facts
 
 _CSS = """

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from components.model import CapacityModel
+from gkecap.components.model import CapacityModel
 from gkecap.report import facts
 
 MAX_TEAMS = 40

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
-from policies.resource_view import ResourceView
-from policies.rules.known_values import at, known_list, known_str
-from policies.rules.node_pool_props import CLUSTER_TYPE, is_zone, node_pools, region_of
-from policies.rules.reservations import FUTURE_RESERVATION_TYPE, RESERVATION_TYPE
+from gkecap.policies.resource_view import ResourceView
+from gkecap.policies.rules.known_values import at, known_list, known_str
+from gkecap.policies.rules.node_pool_props import CLUSTER_TYPE, is_zone, node_pools, region_of
+from gkecap.policies.rules.reservations import FUTURE_RESERVATION_TYPE, RESERVATION_TYPE
 
 ALLOW_LIST_SCHEMA = {
     "allowedMachineTypes": {

@@ -8,19 +8,19 @@ ProvisioningRequest, which Kueue creates through a ProvisioningRequest admission
 
 from __future__ import annotations
 
-from components.catalog import (
+from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
     FLEX_START_COMPACT_PREFIXES,
     is_accelerator_machine_type,
     is_tpu_machine_type,
     supported_capacity_models,
 )
-from components.kueue_api import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
-from components.node_settings import MAX_RUN_DURATION_SECONDS  # 7 days. FACTS B.3 [S16, S17]; B.4
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, duration_seconds, known_bool, known_int, known_str
-from policies.rules.kueue_props import objects_of
-from policies.rules.node_pool_props import NO_RESERVATION, NODE_POOL_TYPES, PoolView, node_pools
+from gkecap.components.kueue_api import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
+from gkecap.components.gke.node_pools import MAX_RUN_DURATION_SECONDS  # 7 days. FACTS B.3 [S16, S17]; B.4
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, duration_seconds, known_bool, known_int, known_str
+from gkecap.policies.rules.kueue_props import objects_of
+from gkecap.policies.rules.node_pool_props import NO_RESERVATION, NODE_POOL_TYPES, PoolView, node_pools
 
 
 def _dws_kind(pool: PoolView) -> str | None:

@@ -1,7 +1,7 @@
 """GPU node pools: accelerator type and count, MIG partition size, GPU sharing (FACTS A.4, E).
 
 Accelerator-optimized machine types (A2, A3, A4, A4X, G2, G4) come with a fixed GPU type and count, so
-`guestAccelerators` must say exactly that (components.catalog). Pools of other machine types (N1 with
+`guestAccelerators` must say exactly that (gkecap.components.catalog). Pools of other machine types (N1 with
 attachable GPUs, CPU pools) get only the checks that do not depend on the machine type.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
-from components.node_settings import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import known_int, known_str
-from policies.rules.node_pool_props import PoolView, node_pools
+from gkecap.components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
+from gkecap.components.gke.node_pools import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import known_int, known_str
+from gkecap.policies.rules.node_pool_props import PoolView, node_pools
 
 # gpu_driver_installation_config.gpu_driver_version values. FACTS E [S3]
 DRIVER_VERSIONS = ("GPU_DRIVER_VERSION_UNSPECIFIED", "INSTALLATION_DISABLED", "DEFAULT", "LATEST")

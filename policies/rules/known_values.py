@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from policies.resource_view import is_unknown
+from gkecap.policies.resource_view import is_unknown
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
 _INT_TEXT = re.compile(r"^\s*[+-]?\d+\s*$")

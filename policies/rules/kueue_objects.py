@@ -1,7 +1,7 @@
 """Kueue objects of any stack (CustomResources of kueue.x-k8s.io, v1beta1 or v1beta2).
 
 kueue-object-valid: what Kueue's API server would reject (OpenAPI schema, the CRDs' CEL rules, Kueue's
-webhooks; shared/reference/KUEUE_VALIDATION.md), found by `components.kueue_api.validate_kueue_object`, the
+webhooks; shared/reference/KUEUE_VALIDATION.md), found by `gkecap.components.kueue_api.validate_kueue_object`, the
 code our own Kueue objects are built and tested with, so `pulumi up` never fails half-way.
 kueue-references: names one object uses that no object of the stack defines (they may live elsewhere).
 """
@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from components.kueue_api import GROUP, references, validate_kueue_object
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at
-from policies.rules.kueue_props import display_name, kueue_kind, kueue_type
+from gkecap.components.kueue_api import GROUP, references, validate_kueue_object
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at
+from gkecap.policies.rules.kueue_props import display_name, kueue_kind, kueue_type
 
 _PATH_PART = re.compile(r"[^.\[\]]+")
 

@@ -12,10 +12,10 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from components.kueue_api import GROUP
-from components.kueue_api.quantity import QuantityError, parse_quantity
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, known_str
+from gkecap.components.kueue_api import GROUP
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, known_str
 
 
 def kueue_type(token: str) -> tuple[str, str] | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from components.catalog import (
+from gkecap.components.catalog import (
     GPU_RESOURCE,
     TPU_RESOURCE,
     CatalogError,
@@ -22,8 +22,8 @@ from components.catalog import (
     mig_profile,
     tpu_machine,
 )
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, known_bool, known_int, known_list, known_mapping, known_str
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, known_bool, known_int, known_list, known_mapping, known_str
 
 NODE_POOL_TYPE = "gcp:container/nodePool:NodePool"
 CLUSTER_TYPE = "gcp:container/cluster:Cluster"

@@ -3,7 +3,7 @@
 Per ResourceFlavor: the nominal quotas every ClusterQueue and Cohort gives that flavor, per accelerator
 resource (nvidia.com/gpu, google.com/tpu), against the capacity of the stack's node pools whose nodes
 carry all of the flavor's nodeLabels (maximum nodes x accelerator units per node). As in the environment
-spec check (components.spec): over-commit is an error where capacity is fixed (reservation, calendar,
+spec check (gkecap.components.spec): over-commit is an error where capacity is fixed (reservation, calendar,
 spot, on-demand) and a warning where DWS obtains it on demand (flex-start, queued).
 
 A flavor is judged only when every pool's labels and size are known and it selects at least one pool of
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from components.catalog import (
+from gkecap.components.catalog import (
     GKE_ACCELERATOR_LABEL,
     GKE_FLEX_START_LABEL,
     GKE_MACHINE_TYPE_LABEL,
@@ -34,10 +34,10 @@ from components.catalog import (
     normalize_topology,
     tpu_family_of,
 )
-from components.node_settings import OVERCOMMIT_WARNS  # the environment spec's rule (components.spec_checks)
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, has_unknown, known_int, known_str
-from policies.rules.kueue_props import (
+from gkecap.components.gke.node_pools import OVERCOMMIT_WARNS  # the environment spec's rule (gkecap.components.spec.checks)
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, has_unknown, known_int, known_str
+from gkecap.policies.rules.kueue_props import (
     display_name,
     flavor_quotas,
     kueue_kind,
@@ -46,7 +46,7 @@ from policies.rules.kueue_props import (
     objects_of,
     quantity,
 )
-from policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
+from gkecap.policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
 
 ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
 

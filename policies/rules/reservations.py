@@ -1,7 +1,7 @@
 """Reservations: calendar-mode windows (FACTS C), deletion protection of submitted ones, and node pools
 that consume a specific reservation.
 
-Calendar-mode rules come from `components.calendar_window`, the module the environment spec and the
+Calendar-mode rules come from `gkecap.components.gke.calendar_window`, the module the environment spec and the
 CalendarReservation component use, applied here to a raw `gcp.compute.FutureReservation`
 (pulumi-gcp inputs: FACTS C [S4]).
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import components.calendar_window as calendar_window
-from components.catalog import (
+import gkecap.components.gke.calendar_window as calendar_window
+from gkecap.components.catalog import (
     is_accelerator_machine_type,
     is_tpu_machine_type,
     supported_capacity_models,
@@ -23,10 +23,10 @@ from components.catalog import (
     tpu_machine,
     tpu_machine_types,
 )
-from components.node_settings import RESERVATION_NAME_KEY  # targets a reservation by name. FACTS B.4 [S3, S4]
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, known_int, known_list, known_str
-from policies.rules.node_pool_props import (
+from gkecap.components.gke.node_pools import RESERVATION_NAME_KEY  # targets a reservation by name. FACTS B.4 [S3, S4]
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, known_int, known_list, known_str
+from gkecap.policies.rules.node_pool_props import (
     NODE_POOL_TYPES,
     SPECIFIC_RESERVATION,
     PoolView,

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from policies.resource_view import ResourceView
-from policies.rules.known_values import at, has_unknown
-from policies.rules.kueue_props import display_name, kueue_kind, object_name
+from gkecap.policies.resource_view import ResourceView
+from gkecap.policies.rules.known_values import at, has_unknown
+from gkecap.policies.rules.kueue_props import display_name, kueue_kind, object_name
 
 # Config of team-isolation: ClusterQueues meant to be shared by every namespace (names or globs).
 SHARED_QUEUES_SCHEMA = {

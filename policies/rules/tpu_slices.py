@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from components.catalog import (
+from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
     CatalogError,
     TpuSlice,
@@ -20,9 +20,9 @@ from components.catalog import (
     tpu_slice,
     tpu_topologies,
 )
-from policies.resource_view import ResourceView, is_unknown
-from policies.rules.known_values import at, known_int, known_str
-from policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
+from gkecap.policies.resource_view import ResourceView, is_unknown
+from gkecap.policies.rules.known_values import at, known_int, known_str
+from gkecap.policies.rules.node_pool_props import NODE_POOL_TYPES, PoolView, node_pools
 
 RESOURCE_POLICY_TYPE = "gcp:compute/resourcePolicy:ResourcePolicy"
 

@@ -1,6 +1,6 @@
 """Run Pulumi component code on the offline engine's recording monitor and mocked GCP answers.
 
-`pulumi_run(fn)` runs `fn` inside a root stack, as `gkecap.engine.run_program` runs a program (fresh
+`pulumi_run(fn)` runs `fn` inside a root stack, as `gkecap.engine.run.run_program` runs a program (fresh
 SDK context, `run_in_stack` waits for every registration), and returns what was registered, with
 inputs as the engine sees them (camelCase, plain values) and options (protect, ignoreChanges...).
 """
@@ -22,9 +22,9 @@ from pulumi.runtime import settings as runtime_settings
 from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.proto import engine_pb2
 
-from gkecap.mocks import GkeMocks
-from gkecap.recording_monitor import RecordingMonitor
-from gkecap.resource_record import ResourceRecord
+from gkecap.engine.mocks import GkeMocks
+from gkecap.engine.recording_monitor import RecordingMonitor
+from gkecap.engine.resource_record import ResourceRecord
 
 PROJECT = "acme-ml"
 REGION = "us-east5"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from components.cluster import GkeCluster, GkeClusterError, initial_version
+from gkecap.components.cluster import GkeCluster, GkeClusterError, initial_version
 
 CLUSTER = "gcp:container/cluster:Cluster"
 NODE_POOL = "gcp:container/nodePool:NodePool"

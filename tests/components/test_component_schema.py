@@ -21,7 +21,7 @@ from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
 COMPONENTS_DIR = Path(__file__).resolve().parents[2] / "components"
-plugin = importlib.import_module("components.__main__")
+plugin = importlib.import_module("gkecap.components.__main__")
 
 
 @pytest.fixture(scope="module")

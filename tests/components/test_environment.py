@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from components.environment import Environment, node_account_id
-from components.spec import SpecError
-from kueue_specs import PROJECT, with_kueue
-from spec_data import dev, prod
+from gkecap.components.environment import Environment, node_account_id
+from gkecap.components.spec import SpecError
+from testkit.kueue_specs import PROJECT, with_kueue
+from testkit.spec_data import dev, prod
 
 CHART = "kubernetes:helm.sh/v4:Chart"
 KUEUE_PREFIX = "kubernetes:kueue.x-k8s.io/"

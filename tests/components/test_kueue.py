@@ -5,10 +5,10 @@ from __future__ import annotations
 import pulumi
 import pytest
 
-from components.kueue import KueueInstall, KueueObjects
-from components.kueue_chart import KueueChartError
-from kueue_specs import objects_of
-from spec_data import dev, prod
+from gkecap.components.kueue import KueueInstall, KueueObjects
+from gkecap.components.kubernetes_objects.kueue_chart import KueueChartError
+from testkit.kueue_specs import objects_of
+from testkit.spec_data import dev, prod
 
 CHART = "kubernetes:helm.sh/v4:Chart"
 KUBECONFIG = "apiVersion: v1\nkind: Config\nclusters: []\n"

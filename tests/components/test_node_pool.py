@@ -11,9 +11,9 @@ from datetime import datetime, timedelta, timezone
 import pulumi
 import pytest
 
-from components.node_pool import AcceleratorNodePool
-from components.node_settings import PoolSettingsError
-from components.reservation import CalendarReservation
+from gkecap.components.node_pool import AcceleratorNodePool
+from gkecap.components.gke.node_pools import PoolSettingsError
+from gkecap.components.reservation import CalendarReservation
 
 NODE_POOL = "gcp:container/nodePool:NodePool"
 SA = "gke-nodes@acme-ml.iam.gserviceaccount.com"

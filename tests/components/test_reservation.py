@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from components.reservation import CalendarReservation, CalendarReservationError
+from gkecap.components.reservation import CalendarReservation, CalendarReservationError
 
 FUTURE_RESERVATION = "gcp:compute/futureReservation:FutureReservation"
 

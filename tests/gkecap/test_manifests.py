@@ -7,10 +7,10 @@ from pathlib import Path
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from components.kueue_objects import KIND_ORDER, kueue_objects_for_spec
-from components.spec import load_environment
+from gkecap.components.kubernetes_objects.build import KIND_ORDER, kueue_objects_for_spec
+from gkecap.components.spec import load_environment
 from gkecap.manifests import file_name, manifest_files, to_yaml_document, write_manifests
-from tests.components.spec_data import NOW, prod
+from testkit.spec_data import NOW, prod
 
 
 def _objects() -> list[dict]:

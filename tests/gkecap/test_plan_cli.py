@@ -6,9 +6,9 @@ import tempfile
 import pytest
 from typer.testing import CliRunner
 
-import gkecap.cmd_plan  # noqa: F401  (registers the commands on the app)
+import gkecap.commands.plan  # noqa: F401  (registers the commands on the app)
 from gkecap.cli import app
-from tests.gkecap.engine_fixtures import MINI_PACK, PROGRAMS, STATES
+from testkit.engine_fixtures import MINI_PACK, PROGRAMS, STATES
 
 runner = CliRunner()
 _OUT = tempfile.TemporaryDirectory(prefix="gkecap-plan-")  # removed when the test process ends

@@ -3,7 +3,7 @@
 import pytest
 
 from gkecap.plan import PlanError, resolve_program
-from tests.gkecap.engine_fixtures import PROGRAMS
+from testkit.engine_fixtures import PROGRAMS
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""policies.adapter: pure rule functions become pulumi_policy policies that see plain data."""
+"""gkecap.policies.adapter: pure rule functions become pulumi_policy policies that see plain data."""
 
 import pytest
 from google.protobuf import json_format, struct_pb2
@@ -6,8 +6,8 @@ from pulumi_policy import EnforcementLevel, PolicyCustomTimeouts, PolicyResource
 from pulumi_policy.deserialize import deserialize_properties
 from pulumi_policy.proxy import UNKNOWN_NUMBER_VALUE, UnknownValueError, unknown_checking_proxy
 
-from policies.adapter import resource_policy, stack_policy
-from policies.resource_view import UNKNOWN
+from gkecap.policies.adapter import resource_policy, stack_policy
+from gkecap.policies.resource_view import UNKNOWN
 
 POOL = "gcp:container/nodePool:NodePool"
 

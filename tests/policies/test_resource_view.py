@@ -1,6 +1,6 @@
-"""policies.resource_view: the plain view rules are written against."""
+"""gkecap.policies.resource_view: the plain view rules are written against."""
 
-from policies.resource_view import UNKNOWN, ResourceView, is_unknown
+from gkecap.policies.resource_view import UNKNOWN, ResourceView, is_unknown
 
 
 def test_default_urn_has_the_engine_shape():

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from components.calendar_window import GPU_ADVANCE_DAYS
-from components.model import derive
-from components.spec import load_stack_file
+from gkecap.components.gke.calendar_window import GPU_ADVANCE_DAYS
+from gkecap.components.model import derive
+from gkecap.components.spec import load_stack_file
 
 STACKS = Path(__file__).resolve().parents[2] / "stacks"
 # The day the environments were written; the prod reservation is valid from then until its start.

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gkecap.engine import run_program
-from gkecap.program import find_program
-from gkecap.stack_config import load_stack_config
+from gkecap.engine.run import run_program
+from gkecap.engine.program import find_program
+from gkecap.engine.stack_config import load_stack_config
 
 STACKS = Path(__file__).resolve().parents[2] / "stacks"
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.catalog import (
+from gkecap.components.catalog import (
     CAPACITY_MODELS,
     GPU_MACHINES,
     TPU_FAMILIES,

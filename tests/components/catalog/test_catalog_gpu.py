@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import (
+from gkecap.components.catalog import (
     GPU_MACHINES,
     CatalogError,
     gpu_machine,

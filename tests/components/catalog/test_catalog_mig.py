@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import MIG_PROFILES, CatalogError, mig_partitions, mig_profile
+from gkecap.components.catalog import MIG_PROFILES, CatalogError, mig_partitions, mig_profile
 
 SHARED_CSV = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "mig_partitions_gke.csv"
 

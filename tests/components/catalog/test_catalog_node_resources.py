@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.catalog import CatalogError, node_resources
+from gkecap.components.catalog import CatalogError, node_resources
 
 
 def test_a3_highgpu_8g():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.catalog import CatalogError, CubeRule, normalize_topology, parse_topology
+from gkecap.components.catalog import CatalogError, CubeRule, normalize_topology, parse_topology
 
 
 def test_parse_3d():

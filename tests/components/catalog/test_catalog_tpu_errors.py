@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.catalog import CatalogError, tpu_machine, tpu_slice
+from gkecap.components.catalog import CatalogError, tpu_machine, tpu_slice
 
 
 def _message(machine_type, topology):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.catalog import COMPACT_PLACEMENT, HIGH_THROUGHPUT, tpu_slice
+from gkecap.components.catalog import COMPACT_PLACEMENT, HIGH_THROUGHPUT, tpu_slice
 
 
 def test_v6e_4x4_on_4t_is_four_nodes():

@@ -5,7 +5,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.catalog import TPU_FAMILIES, CatalogError, tpu_slice
+from gkecap.components.catalog import TPU_FAMILIES, CatalogError, tpu_slice
 
 MACHINE_TYPES = [(f, mt) for f in TPU_FAMILIES for mt in f.machine_types]
 

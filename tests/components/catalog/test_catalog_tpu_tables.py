@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from components.catalog import (
+from gkecap.components.catalog import (
     TPU_FAMILIES,
     CatalogError,
     is_tpu_machine_type,

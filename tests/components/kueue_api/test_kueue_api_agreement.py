@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from components.kueue_api import validate_kueue_object
-from tests.support.kueue_crds import GROUP, crd_schema, requires_crds, served_kinds, validate_against_crds
+from gkecap.components.kueue_api import validate_kueue_object
+from testkit.kueue_crds import GROUP, crd_schema, requires_crds, served_kinds, validate_against_crds
 
 pytestmark = requires_crds
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import components.kueue_api as k
-from components.kueue_api import KueueValidationError, Quota, validate_kueue_object
-from tests.support.kueue_crds import crds_available, validate_against_crds
+import gkecap.components.kueue_api as k
+from gkecap.components.kueue_api import KueueValidationError, Quota, validate_kueue_object
+from testkit.kueue_crds import crds_available, validate_against_crds
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -211,7 +211,7 @@ def test_typed_spec_models_build_manifests() -> None:
 
 
 def test_cluster_queue_cohort_field_follows_short_and_full_api_versions():
-    from components.kueue_api import cluster_queue
+    from gkecap.components.kueue_api import cluster_queue
 
     for version in ("v1beta2", "kueue.x-k8s.io/v1beta2"):
         assert cluster_queue("a", cohort="research", api_version=version)["spec"]["cohortName"] == "research"

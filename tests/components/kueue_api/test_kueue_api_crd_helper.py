@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.components.kueue_api.kueue_objects_data import V1, cq, fq, obj, rg, rq
-from tests.support.kueue_crds import requires_crds, validate_against_crds
+from testkit.kueue_objects_data import V1, cq, fq, obj, rg, rq
+from testkit.kueue_crds import requires_crds, validate_against_crds
 
 pytestmark = requires_crds
 

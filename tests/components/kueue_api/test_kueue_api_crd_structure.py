@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from components.kueue_api import OBJECT_MODELS, TRANSITION_RULES
-from components.kueue_api.fields import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
-from tests.components.kueue_api.kueue_rule_cases import CASES
-from tests.support.kueue_crds import crd_schema, requires_crds, served_kinds
+from gkecap.components.kueue_api import OBJECT_MODELS, TRANSITION_RULES
+from gkecap.components.kueue_api.fields import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
+from testkit.kueue_rule_cases import CASES
+from testkit.kueue_crds import crd_schema, requires_crds, served_kinds
 
 pytestmark = requires_crds
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.kueue_api import validate_kueue_object
-from tests.support.kueue_crds import requires_crds, validate_against_crds
+from gkecap.components.kueue_api import validate_kueue_object
+from testkit.kueue_crds import requires_crds, validate_against_crds
 
 SINGLE_CLUSTER_QUEUE = """
 apiVersion: kueue.x-k8s.io/{v}

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from components.kueue_api import validate_kueue_object
-from tests.components.kueue_api.kueue_objects_data import fq, obj, rg, rq, to_v1beta1
-from tests.support.kueue_crds import requires_crds, validate_against_crds
+from gkecap.components.kueue_api import validate_kueue_object
+from testkit.kueue_objects_data import fq, obj, rg, rq, to_v1beta1
+from testkit.kueue_crds import requires_crds, validate_against_crds
 
 OK, INVALID, FORBIDDEN = "ok", "invalid", "forbidden"
 

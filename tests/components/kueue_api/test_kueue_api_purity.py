@@ -1,4 +1,4 @@
-"""components.kueue_api is pure: the policy pack imports it without Pulumi, and it reads no CRD file at runtime."""
+"""gkecap.components.kueue_api is pure: the policy pack imports it without Pulumi, and it reads no CRD file at runtime."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import components.kueue_api
+import gkecap.components.kueue_api
 
-PACKAGE = Path(components.kueue_api.__file__).parent
+PACKAGE = Path(gkecap.components.kueue_api.__file__).parent
 
 
 def test_importing_and_validating_loads_no_pulumi() -> None:
-    code = ("import sys, components.kueue_api as k; k.validate_kueue_object({'apiVersion': 'kueue.x-k8s.io/v1beta2', "
+    code = ("import sys, gkecap.components.kueue_api as k; k.validate_kueue_object({'apiVersion': 'kueue.x-k8s.io/v1beta2', "
             "'kind': 'Cohort', 'metadata': {'name': 'c'}}); "
             "sys.exit(any(m.split('.')[0] in ('pulumi', 'pulumi_kubernetes', 'celpy', 'jsonschema', 'yaml') "
             "for m in sys.modules))")

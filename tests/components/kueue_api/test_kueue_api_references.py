@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from components.kueue_api import Reference, references
-from tests.components.kueue_api.kueue_objects_data import V1, cq, fq, obj, rg, rq
+from gkecap.components.kueue_api import Reference, references
+from testkit.kueue_objects_data import V1, cq, fq, obj, rg, rq
 
 
 def test_cluster_queue_references_flavors_cohort_and_checks() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import given, settings, strategies as st
 
-from components.kueue_api import KINDS, references, validate_kueue_object
+from gkecap.components.kueue_api import KINDS, references, validate_kueue_object
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, width=16),
                     st.sampled_from(["", "a", "@x", "cpu", "-1", "1Gi", "Never", "TryNextFlavor", "Exists"]))

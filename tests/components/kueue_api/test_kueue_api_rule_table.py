@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from components.kueue_api import NOT_CHECKED, RULES, TRANSITION_RULES, validate_kueue_object
-from tests.components.kueue_api.kueue_objects_data import to_v1beta1
-from tests.components.kueue_api.kueue_rule_cases import CASES, REJECT, UNCHECKED, Case
-from tests.support.kueue_crds import CRD_DIR, requires_crds, validate_against_crds
+from gkecap.components.kueue_api import NOT_CHECKED, RULES, TRANSITION_RULES, validate_kueue_object
+from testkit.kueue_objects_data import to_v1beta1
+from testkit.kueue_rule_cases import CASES, REJECT, UNCHECKED, Case
+from testkit.kueue_crds import CRD_DIR, requires_crds, validate_against_crds
 
 _VERSIONED = [pytest.param(case, case.obj, id=case.id) for case in CASES] + [
     pytest.param(case, to_v1beta1(case.obj), id=f"{case.id}-v1beta1") for case in CASES if case.v1beta1]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.kueue_api import validate_kueue_object
-from tests.components.kueue_api.kueue_objects_data import V1, V2, cq, fq, obj, rg, rq
-from tests.support.kueue_crds import requires_crds, validate_against_crds
+from gkecap.components.kueue_api import validate_kueue_object
+from testkit.kueue_objects_data import V1, V2, cq, fq, obj, rg, rq
+from testkit.kueue_crds import requires_crds, validate_against_crds
 
 GROUP_WITH_BORROWING = rg(fq("h100", rq("nvidia.com/gpu", 8, 4)))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.model import derive
-from report_fixtures import ADVISORY, MANDATORY, plan_result, small_spec
+from gkecap.components.model import derive
+from testkit.report_fixtures import ADVISORY, MANDATORY, plan_result, small_spec
 
 
 @pytest.fixture(scope="module")

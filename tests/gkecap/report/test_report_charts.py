@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from components.model import derive
+from gkecap.components.model import derive
 from gkecap.report import charts
 
-from report_fixtures import NOW, small_spec
+from testkit.report_fixtures import NOW, small_spec
 
 
 def _many_teams(n: int):

@@ -10,8 +10,8 @@ def test_multi_host_pool_is_sized_in_slices(model):
 
 
 def test_single_host_tpu_pool_is_sized_in_nodes():
-    from components.model import derive
-    from report_fixtures import SMALL_ENVIRONMENT, small_spec
+    from gkecap.components.model import derive
+    from testkit.report_fixtures import SMALL_ENVIRONMENT, small_spec
 
     pools = [{"name": "v6e-4", "machineType": "ct6e-standard-4t", "tpuTopology": "2x2", "capacity": "flex-start",
               "zones": ["us-east5-a"], "slices": 3}]

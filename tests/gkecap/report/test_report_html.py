@@ -9,7 +9,7 @@ import pytest
 
 from gkecap.report.html import render_html
 
-from report_fixtures import NOW
+from testkit.report_fixtures import NOW
 
 
 class _Collector(HTMLParser):
@@ -114,7 +114,7 @@ def test_bare_program_report_has_resources_and_violations_only(bare_result):
 
 
 def test_policies_not_run_is_said(spec, model):
-    from report_fixtures import plan_result
+    from testkit.report_fixtures import plan_result
 
     html = render_html(plan_result(spec, policies_run=False), model, now=NOW)
     assert "The policy pack was not run." in html

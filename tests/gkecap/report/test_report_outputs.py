@@ -9,7 +9,7 @@ import yaml
 from gkecap.plan_output import render_json
 from gkecap.report import default_out_dir, write_outputs
 
-from report_fixtures import NOW
+from testkit.report_fixtures import NOW
 
 
 def test_plan_json_is_the_format_json_document(result, tmp_path):

@@ -25,7 +25,7 @@ def test_pool_table_shows_reservation_windows(result):
 
 
 def test_pool_table_leaves_out_the_window_column_without_reservations():
-    from report_fixtures import plan_result, small_spec
+    from testkit.report_fixtures import plan_result, small_spec
 
     pools = [{"name": "h100-dws", "machineType": "a3-highgpu-8g", "capacity": "queued", "zones": ["us-east5-a"], "maxNodes": 2}]
     spec = small_spec(nodePools=pools, reservations=[], cohorts=[], teams=[{"name": "a", "quota": {"h100-dws": 16}}])
@@ -54,10 +54,10 @@ def test_bare_program_shows_resources_and_violations_only(bare_result):
 
 
 def test_long_team_lists_are_cut_in_the_terminal():
-    from components.model import derive
+    from gkecap.components.model import derive
     from gkecap.report.terminal import MAX_TEAMS, teams_table
 
-    from report_fixtures import small_spec
+    from testkit.report_fixtures import small_spec
 
     teams = [{"name": f"t{i:03d}", "quota": {"h100-dws": 0}} for i in range(MAX_TEAMS + 5)]
     pools = [{"name": "h100-dws", "machineType": "a3-highgpu-8g", "capacity": "queued", "zones": ["us-east5-a"], "maxNodes": 2}]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rule_resources import CLUSTER, FUTURE_RESERVATION, flex_tpu_pool, on_demand_gpu_pool, resource
+from testkit.rule_resources import CLUSTER, FUTURE_RESERVATION, flex_tpu_pool, on_demand_gpu_pool, resource
 
-from policies.rules.allow_lists import check_allow_lists
+from gkecap.policies.rules.allow_lists import check_allow_lists
 
 CONFIG = {"allowedMachineTypes": ["a3-*", "ct6e-standard-4t", "e2-*"], "allowedRegions": ["us-east5", "europe-*"]}
 

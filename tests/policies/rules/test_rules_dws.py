@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rule_resources import flex_tpu_pool, kueue, on_demand_gpu_pool, queued_gpu_pool, system_pool, with_config, without
+from testkit.rule_resources import flex_tpu_pool, kueue, on_demand_gpu_pool, queued_gpu_pool, system_pool, with_config, without
 
-from policies.resource_view import UNKNOWN
-from policies.rules.dws import (
+from gkecap.policies.resource_view import UNKNOWN
+from gkecap.policies.rules.dws import (
     check_flex_start_recommended,
     check_flex_start_settings,
     check_queued_admission_check,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rule_resources import CLUSTER, node_pool, on_demand_gpu_pool, queued_gpu_pool, resource, system_pool, with_config
+from testkit.rule_resources import CLUSTER, node_pool, on_demand_gpu_pool, queued_gpu_pool, resource, system_pool, with_config
 
-from policies.resource_view import UNKNOWN
-from policies.rules.gpu_pools import check_gpu_accelerator
+from gkecap.policies.resource_view import UNKNOWN
+from gkecap.policies.rules.gpu_pools import check_gpu_accelerator
 
 
 def check(view) -> list[str]:

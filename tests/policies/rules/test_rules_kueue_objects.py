@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rule_resources import kueue
+from testkit.rule_resources import kueue
 
-from policies.resource_view import UNKNOWN, ResourceView
-from policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
+from gkecap.policies.resource_view import UNKNOWN, ResourceView
+from gkecap.policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
 
 
 def cluster_queue(name="team-a", *, version="v1beta2", cohort=None, quota=8, borrowing=None, lending=None, **extra):
@@ -106,7 +106,7 @@ def test_references_to_a_kind_with_an_auto_named_object_are_not_judged():
 
 
 def test_a_validator_crash_becomes_a_finding_not_an_error(monkeypatch):
-    from policies.rules import kueue_objects
+    from gkecap.policies.rules import kueue_objects
 
     def crash(obj, require_name=True):
         raise TypeError("unhashable type: 'list'")

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from rule_resources import flex_tpu_pool, kueue, node_pool, on_demand_gpu_pool, queued_gpu_pool, system_pool
+from testkit.rule_resources import flex_tpu_pool, kueue, node_pool, on_demand_gpu_pool, queued_gpu_pool, system_pool
 
-from policies.resource_view import UNKNOWN
-from policies.rules.quota_capacity import (
+from gkecap.policies.resource_view import UNKNOWN
+from gkecap.policies.rules.quota_capacity import (
     check_quota_capacity,
     check_quota_capacity_dws,
     check_team_accelerator_limit,
     flavor_selects,
 )
-from policies.rules.node_pool_props import node_pools
+from gkecap.policies.rules.node_pool_props import node_pools
 
 
 def flavor(name, labels):

@@ -6,7 +6,7 @@ import jsonschema
 from pulumi_policy import PolicyResource, PolicyResourceOptions, ResourceValidationArgs, StackValidationArgs
 from pulumi_policy.proxy import UNKNOWN_NUMBER_VALUE, unknown_checking_proxy
 
-from policies.registry import ALL_POLICIES
+from gkecap.policies.registry import ALL_POLICIES
 
 EXPECTED_LEVELS = {
     "tpu-slice-topology": "mandatory",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from rule_resources import FUTURE_RESERVATION, RESERVATION, node_pool, resource
+from testkit.rule_resources import FUTURE_RESERVATION, RESERVATION, node_pool, resource
 
-from policies.resource_view import UNKNOWN, ResourceOptions, ResourceView
-from policies.rules.reservations import (
+from gkecap.policies.resource_view import UNKNOWN, ResourceOptions, ResourceView
+from gkecap.policies.rules.reservations import (
     calendar_ended_notices,
     calendar_window_problems,
     check_calendar_reservation_ended,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rule_resources import CLUSTER, FUTURE_RESERVATION, NODE_POOL, RESERVATION, RESOURCE_POLICY
+from testkit.rule_resources import CLUSTER, FUTURE_RESERVATION, NODE_POOL, RESERVATION, RESOURCE_POLICY
 
-from policies.resource_view import UNKNOWN, ResourceView
-from policies.rules import allow_lists, dws, gpu_pools, kueue_objects, quota_capacity, reservations, team_isolation
-from policies.rules import tpu_slices
+from gkecap.policies.resource_view import UNKNOWN, ResourceView
+from gkecap.policies.rules import allow_lists, dws, gpu_pools, kueue_objects, quota_capacity, reservations, team_isolation
+from gkecap.policies.rules import tpu_slices
 
 RESOURCE_CHECKS = [
     tpu_slices.check_tpu_slice_topology, gpu_pools.check_gpu_accelerator, dws.check_flex_start_settings,
@@ -81,7 +81,7 @@ def _replace(value, path, new):
 
 
 def _good_resources():
-    from rule_resources import flex_tpu_pool, kueue, on_demand_gpu_pool, queued_gpu_pool
+    from testkit.rule_resources import flex_tpu_pool, kueue, on_demand_gpu_pool, queued_gpu_pool
 
     queue = kueue("ClusterQueue", "a", {"namespaceSelector": {}, "cohortName": "c", "resourceGroups": [
         {"coveredResources": ["nvidia.com/gpu"],

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rule_resources import kueue
+from testkit.rule_resources import kueue
 
-from policies.resource_view import UNKNOWN
-from policies.rules.team_isolation import (
+from gkecap.policies.resource_view import UNKNOWN
+from gkecap.policies.rules.team_isolation import (
     check_namespace_selector_present,
     check_single_open_queue,
     check_team_isolation,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rule_resources import CLUSTER, RESOURCE_POLICY, flex_tpu_pool, node_pool, on_demand_gpu_pool, resource
+from testkit.rule_resources import CLUSTER, RESOURCE_POLICY, flex_tpu_pool, node_pool, on_demand_gpu_pool, resource
 
-from components.catalog import tpu_slice, tpu_topologies
-from policies.resource_view import UNKNOWN, ResourceView
-from policies.rules.tpu_slices import check_tpu_slice_topology, check_tpu_workload_policies
+from gkecap.components.catalog import tpu_slice, tpu_topologies
+from gkecap.policies.resource_view import UNKNOWN, ResourceView
+from gkecap.policies.rules.tpu_slices import check_tpu_slice_topology, check_tpu_workload_policies
 
 
 def check(view: ResourceView) -> list[str]:

@@ -1,0 +1,1 @@
+"""What GKE and Compute Engine accept: node pools, calendar windows, boot disks (pure, from the catalog)."""

@@ -1,0 +1,1 @@
+"""The capacity model as plain Kubernetes objects: Kueue flavors and queues, namespaces, RBAC, chart values."""

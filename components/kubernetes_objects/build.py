@@ -1,0 +1,99 @@
+"""Every Kubernetes object an environment needs for Kueue, from the capacity model: pure, no Pulumi.
+
+``kueue_objects(model)`` returns plain dicts ({apiVersion, kind, metadata, spec...}) in apply order: what a
+kind depends on comes first (Namespaces before the LocalQueues and RoleBindings in them, the Topology before
+the flavors naming it, flavors and admission checks before the queues using them, parent Cohorts before
+children). Names and order are deterministic. The same list feeds the `KueueObjects` component and
+`gkecap manifests`.
+
+Kueue objects are `kueue.x-k8s.io/v1beta2` by default, `v1beta1` with `kueue.apiVersion: v1beta1` (Kueue
+older than v0.15, FACTS D), and each is checked by `gkecap.components.kueue_api.validate_kueue_object` as it is
+built. Everything is built before anything is returned: a bad object raises, nothing is half-emitted.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_FULLNAME
+from gkecap.components.kubernetes_objects.flavors import capacity_objects
+from gkecap.components.kubernetes_objects.queues import flavor_limit_issues, sharing_objects
+from gkecap.components.spec.errors import SpecError
+from gkecap.components.model import CapacityModel, derive
+from gkecap.components.spec import EnvironmentSpec
+from gkecap.components.kubernetes_objects.team_access import namespace, team_role_bindings
+
+# Apply order of kinds. Core kinds first (namespaces), then Kueue kinds by reference direction.
+KIND_ORDER: tuple[str, ...] = (
+    "Namespace",
+    "Topology",
+    "ResourceFlavor",
+    "ProvisioningRequestConfig",
+    "AdmissionCheck",
+    "WorkloadPriorityClass",
+    "Cohort",
+    "ClusterQueue",
+    "LocalQueue",
+    "RoleBinding",
+)
+NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding"})
+
+
+class KueueObjectsError(ValueError):
+    """Two generated objects would have the same kind, namespace and name."""
+
+
+def object_key(obj: dict) -> str:
+    """`Kind/name` for cluster-scoped objects, `Kind/namespace/name` for namespaced ones."""
+    meta = obj["metadata"]
+    if "namespace" in meta:
+        return f"{obj['kind']}/{meta['namespace']}/{meta['name']}"
+    return f"{obj['kind']}/{meta['name']}"
+
+
+def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
+    namespaces, bindings = [], []
+    for team in model.teams:
+        namespaces += [namespace(team.name, ns) for ns in team.namespaces]
+        bindings += team_role_bindings(
+            team.name, team.namespaces, team.members, kueue_fullname=KUEUE_FULLNAME,
+            where=f"teams[{team.index}].members",
+        )
+    return {"Namespace": namespaces, "RoleBinding": bindings}
+
+
+def kueue_objects(model: CapacityModel) -> list[dict]:
+    """All generated objects of the environment, in apply order."""
+    issues = flavor_limit_issues(model)
+    if issues:
+        raise SpecError(issues)
+    by_kind: dict[str, list[dict]] = {}
+    by_kind.update(_team_objects(model))
+    by_kind.update(capacity_objects(model))
+    by_kind.update(sharing_objects(model))
+    ordered = [obj for kind in KIND_ORDER for obj in by_kind.get(kind, [])]
+    _check_unique(ordered)
+    return ordered
+
+
+def kueue_objects_for_spec(spec: EnvironmentSpec) -> list[dict]:
+    return kueue_objects(derive(spec))
+
+
+def _check_unique(objects: Iterable[dict]) -> None:
+    seen: set[str] = set()
+    duplicates = []
+    for obj in objects:
+        key = object_key(obj)
+        if key in seen:
+            duplicates.append(key)
+        seen.add(key)
+    if duplicates:
+        raise KueueObjectsError(
+            f"generated objects collide: {', '.join(sorted(set(duplicates)))}; pool, team, cohort, namespace and "
+            "priority class names must be unique per kind"
+        )
+
+
+def objects_of_kind(objects: Iterable[dict], kind: str) -> list[dict]:
+    return [o for o in objects if o["kind"] == kind]

@@ -1,0 +1,100 @@
+"""A team's own corner of the cluster: its Namespaces and the RBAC that lets its members work there.
+
+Pure: plain Kubernetes object dicts, no Pulumi. Every object lives in (or is) one of the team's namespaces:
+nothing cluster-wide is granted, and nothing in another team's namespace. Members are the environment
+file's principals (``user:EMAIL``, ``group:EMAIL``, ``serviceAccount:EMAIL``); GKE's RBAC knows Google
+identities as ``User`` (users and Google service accounts, by email) and ``Group`` (Google Groups).
+https://cloud.google.com/kubernetes-engine/docs/how-to/role-based-access-control
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+RBAC_GROUP = "rbac.authorization.k8s.io"
+
+# Labels on every object gke-capacity generates, and the team label the ClusterQueue's namespaceSelector uses.
+MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
+MANAGED_BY = "gke-capacity"
+TEAM_LABEL = "gkecap.dev/team"
+# Set by the API server on every namespace (immutable by users) since Kubernetes 1.22:
+# https://kubernetes.io/docs/reference/labels-annotations-taints/#kubernetes-io-metadata-name
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+
+# Kubernetes' built-in aggregated role for read/write in a namespace (no Roles/RoleBindings, no quota):
+# https://kubernetes.io/docs/reference/access-authn-authz/rbac/#user-facing-roles
+EDIT_CLUSTER_ROLE = "edit"
+# Kueue's chart ships "<fullname>-batch-user-role" (charts/kueue/templates/rbac/batch_user_role.yaml):
+# submit jobs, read LocalQueues and Workloads. We install with fullname "kueue" (gkecap.components.kueue).
+BATCH_USER_ROLE_SUFFIX = "-batch-user-role"
+
+# Principal prefix -> RBAC subject kind. A Google service account is a User named by its email in GKE RBAC.
+_SUBJECT_KINDS = {"user": "User", "group": "Group", "serviceAccount": "User"}
+
+
+class TeamAccessError(ValueError):
+    """A member that is not a principal gke-capacity can bind; the message names it and what is allowed."""
+
+
+def team_labels(team: str) -> dict[str, str]:
+    return {MANAGED_BY_LABEL: MANAGED_BY, TEAM_LABEL: team}
+
+
+def namespace(team: str, name: str) -> dict:
+    """The Namespace object of one of the team's namespaces, labelled with the team."""
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": team_labels(team)}}
+
+
+def namespace_selector(team: str, namespaces: Iterable[str]) -> dict:
+    """A selector admitting exactly the team's namespaces: by name (set by the API server, so a namespace
+    cannot pose as another) and by team label. Never `{}`, which would admit every namespace (FACTS D)."""
+    return {
+        "matchLabels": {TEAM_LABEL: team},
+        "matchExpressions": [{"key": NAMESPACE_NAME_LABEL, "operator": "In", "values": sorted(set(namespaces))}],
+    }
+
+
+def subject(member: str, where: str = "members") -> dict[str, str]:
+    """The RBAC subject of a principal such as ``group:ml@acme.example``; raises TeamAccessError."""
+    kind, sep, name = member.partition(":") if isinstance(member, str) else ("", "", "")
+    if not sep or kind not in _SUBJECT_KINDS or "@" not in name:
+        raise TeamAccessError(
+            f"{where}: {member!r} is not a principal; allowed: user:EMAIL, group:EMAIL or serviceAccount:EMAIL"
+        )
+    return {"kind": _SUBJECT_KINDS[kind], "apiGroup": RBAC_GROUP, "name": name}
+
+
+def subjects(members: Iterable[str], where: str = "members") -> list[dict[str, str]]:
+    """Subjects of the members, in the order given, without duplicates."""
+    out: list[dict[str, str]] = []
+    for index, member in enumerate(members):
+        item = subject(member, f"{where}[{index}]")
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def role_binding(team: str, namespace_name: str, name: str, cluster_role: str, members: list[dict[str, str]]) -> dict:
+    """A RoleBinding (namespaced: the grant stops at this namespace) of a ClusterRole to the members."""
+    return {
+        "apiVersion": f"{RBAC_GROUP}/v1",
+        "kind": "RoleBinding",
+        "metadata": {"name": name, "namespace": namespace_name, "labels": team_labels(team)},
+        "roleRef": {"apiGroup": RBAC_GROUP, "kind": "ClusterRole", "name": cluster_role},
+        "subjects": [dict(s) for s in members],
+    }
+
+
+def team_role_bindings(
+    team: str, namespaces: Iterable[str], members: Iterable[str], *, kueue_fullname: str = "kueue", where: str = "members"
+) -> list[dict]:
+    """Per team namespace: `edit` and Kueue's batch-user role for the members (none when there are no members)."""
+    bound = subjects(members, where)
+    if not bound:
+        return []
+    batch_user = f"{kueue_fullname}{BATCH_USER_ROLE_SUFFIX}"
+    out = []
+    for ns in namespaces:
+        out.append(role_binding(team, ns, f"gkecap-{team}-edit", EDIT_CLUSTER_ROLE, bound))
+        out.append(role_binding(team, ns, f"gkecap-{team}-batch-user", batch_user, bound))
+    return out

@@ -1,0 +1,1 @@
+"""The commands of `gkecap`; `gkecap.cli` registers them (they never import the CLI)."""

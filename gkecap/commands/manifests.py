@@ -1,0 +1,89 @@
+"""`gkecap manifests`: write an environment's Kubernetes objects (Kueue, Namespaces, RBAC) as kubectl-ready YAML.
+
+Same ways to name the environment as `gkecap plan` (--stack, --config, --program). Exit 0 when written, 2 when
+the config is invalid (one message per problem on stderr, no traceback).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import typer
+
+from gkecap.manifests import to_yaml, write_manifests
+from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
+from gkecap.engine.stack_config import StackConfigError, load_stack_config
+
+EXIT_INVALID = 2
+DEFAULT_PROJECT = "gkecap"  # namespace of bare config keys when no Pulumi project is at hand
+
+
+def stack_name_of(path: Path) -> str:
+    """`dev` for Pulumi.dev.yaml; the file's stem otherwise."""
+    name = path.name
+    if name.startswith("Pulumi.") and name.endswith((".yaml", ".yml")):
+        return name[len("Pulumi."):].rsplit(".", 1)[0]
+    return path.stem
+
+
+def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
+    """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
+    from gkecap.components.kubernetes_objects.build import kueue_objects_for_spec
+
+    if config_file is not None and program_dir is None:
+        # Manifests need only the config: no program has to exist beside it.
+        if not config_file.is_file():
+            raise PlanError([f"--config: {config_file}: file not found"])
+        project, stack_name, stack_file = DEFAULT_PROJECT, stack or stack_name_of(config_file), config_file
+    else:
+        program, stack_name, stack_file = resolve_program(program_dir, config_file, stack)
+        project = program.project
+    try:
+        config = load_stack_config(stack_file, project)
+    except StackConfigError as exc:
+        raise PlanError([str(exc)]) from None
+    spec = validate_environment(config)
+    if spec is None:
+        where = stack_file or f"stack {stack_name!r}"
+        raise PlanError([f"{where}: no gkecap:environment to generate manifests from"])
+    try:
+        objects = kueue_objects_for_spec(spec)
+    except ValueError as exc:
+        raise PlanError(error_problems(exc, prefix=str(stack_file or "config"))) from None
+    return stack_name, spec, objects, str(stack_file) if stack_file else f"stack {stack_name}"
+
+
+def manifests_command(
+    program: Path | None = typer.Option(None, "--program", help="Python Pulumi program directory (default: stacks/).", file_okay=False),
+    config: Path | None = typer.Option(None, "--config", help="Stack config file (Pulumi.<stack>.yaml).", dir_okay=False),
+    stack: str | None = typer.Option(None, "--stack", help="Stack name: uses Pulumi.<stack>.yaml beside the program."),
+    out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<stack>/manifests).", file_okay=False),
+    stdout: bool = typer.Option(False, "--stdout", help="Print one YAML stream instead of writing files."),
+) -> None:
+    """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
+    RoleBindings) as kubectl-ready YAML, one file per kind in apply order."""
+    try:
+        stack_name, spec, objects, source = environment_objects(program, config, stack)
+        if stdout:
+            sys.stdout.write(to_yaml(objects))
+            raise typer.Exit(0)
+        directory = out or Path("out") / stack_name / "manifests"
+        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source)  # type: ignore[attr-defined]
+    except PlanError as exc:
+        for problem in exc.problems:
+            typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    except OSError as exc:
+        typer.echo(f"error: --out: cannot write {exc.filename}: {exc.strerror}", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
+        if os.environ.get("GKECAP_DEBUG"):
+            traceback.print_exc()
+        typer.echo(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply -f {directory}/)")

@@ -1,0 +1,1 @@
+"""The offline engine: runs a Pulumi program on a mocked runtime and records every registration."""

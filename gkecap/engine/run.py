@@ -1,0 +1,240 @@
+"""The offline engine: run a Python Pulumi program on mocks and record every resource it registers.
+
+`run_program` does what `pulumi preview` does for the program side, without the CLI or a cloud:
+it configures the Python SDK with the recording monitor (gkecap.engine.recording_monitor) and the mocked
+provider answers (gkecap.engine.mocks), hands the program its stack config exactly as the CLI does
+(gkecap.engine.stack_config), runs the program's entry point inside the root `pulumi:pulumi:Stack` with
+`pulumi.runtime.run_in_stack` (the SDK's own entry path, which waits for every outstanding
+registration, apply and output before returning; the engine first waits for them itself, in one pass,
+see `_settle`), and returns the records in registration order.
+
+An exception in the program (a `SpecError` from `gkecap.components.spec`, a typo, a failed invoke) is raised
+as `ProgramFailed` carrying the original exception; nothing of the half-run program is returned.
+Each run uses its own context (the SDK keeps its settings in context variables), its own event loop
+and its own worker threads, and forgets the program's own modules afterwards, so one process can run
+programs one after another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import os
+import runpy
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi.runtime
+from pulumi.runtime import settings as runtime_settings
+from pulumi.runtime.mocks import MockEngine
+from pulumi.runtime.proto import engine_pb2
+
+from gkecap.engine.mocks import GkeMocks, mocks_for_config
+from gkecap.engine.program import Program
+from gkecap.engine.recording_monitor import RecordingMonitor
+from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
+from gkecap.engine.stack_config import StackConfig
+
+_SEVERITIES = {
+    engine_pb2.DEBUG: "debug",
+    engine_pb2.INFO: "info",
+    engine_pb2.WARNING: "warning",
+    engine_pb2.ERROR: "error",
+}
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    severity: str  # debug | info | warning | error
+    message: str
+    urn: str | None = None
+
+
+class ProgramFailed(Exception):
+    """The program raised. `cause` is the original exception (e.g. a gkecap.components.spec.SpecError)."""
+
+    def __init__(self, cause: BaseException, program: Program, location: str | None) -> None:
+        self.cause = cause
+        self.program = program
+        self.location = location
+        super().__init__(f"{type(cause).__name__}: {cause}")
+
+
+@dataclass
+class EngineRun:
+    program: Program
+    stack: str
+    config: StackConfig
+    records: list[ResourceRecord]
+    logs: list[LogEntry] = field(default_factory=list)
+    invokes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def stack_record(self) -> ResourceRecord | None:
+        return next((r for r in self.records if r.type == ROOT_STACK_TYPE), None)
+
+    @property
+    def exports(self) -> dict[str, Any]:
+        root = self.stack_record
+        return root.outputs if root is not None else {}
+
+
+class _RecordingEngine(MockEngine):
+    """Collects what the program and the SDK log (`pulumi.log.*`) instead of printing it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.getLogger("gkecap.engine.program"))
+        self.entries: list[LogEntry] = []
+
+    def Log(self, request: Any) -> None:  # noqa: N802
+        if request.severity == engine_pb2.DEBUG:
+            return  # the SDK's own tracing, several lines per resource
+        self.entries.append(LogEntry(_SEVERITIES.get(request.severity, "info"), request.message, request.urn or None))
+
+
+def run_program(
+    program: Program,
+    stack: str,
+    config: StackConfig,
+    *,
+    mocks: GkeMocks | None = None,
+    on_record: Callable[[ResourceRecord], None] | None = None,
+    preview: bool = False,
+    organization: str = "organization",
+    workers: int | None = None,
+) -> EngineRun:
+    """Run `program` for `stack` with `config`; return what it registered. Raises ProgramFailed."""
+    started = time.perf_counter()
+    mocks = mocks or mocks_for_config(config.values)
+    monitor = RecordingMonitor(mocks, program.project, stack, on_record=on_record)
+    engine = _RecordingEngine()
+    context = contextvars.Context()  # fresh SDK settings, config and root resource for this run
+    context.run(_run_in_context, program, stack, config, monitor, engine, preview, organization, workers)
+    return EngineRun(
+        program=program,
+        stack=stack,
+        config=config,
+        records=monitor.records,
+        logs=engine.entries + [LogEntry("warning", note) for note in monitor.notes],
+        invokes=monitor.invokes,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _run_in_context(
+    program: Program,
+    stack: str,
+    config: StackConfig,
+    monitor: RecordingMonitor,
+    engine: _RecordingEngine,
+    preview: bool,
+    organization: str,
+    workers: int | None,
+) -> None:
+    runtime_settings.ROOT.set(None)
+    settings = pulumi.runtime.Settings(
+        project=program.project,
+        stack=stack,
+        monitor=monitor,
+        engine=engine,
+        dry_run=preview,
+        organization=organization,
+        root_directory=str(program.project_dir),
+    )
+    pulumi.runtime.configure(settings)
+    pulumi.runtime.set_all_config(dict(config.runtime), list(config.secret_keys))
+
+    loop = asyncio.new_event_loop()
+    # A program that raises leaves futures whose exception nobody reads; asyncio would format them from a
+    # finalizer at a later garbage collection (CPython 3.11.7 can then fail an unrelated `ast` parse with
+    # "AST constructor recursion depth mismatch"). The exception itself reaches ProgramFailed.
+    loop.set_exception_handler(lambda _loop, _context: None)
+    # The SDK sends every registration through the loop's default executor, as under the CLI.
+    executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="gkecap-sdk")
+    loop.set_default_executor(executor)
+    previous_cwd = Path.cwd()
+    modules_before = set(sys.modules)
+    asyncio.set_event_loop(loop)
+    try:
+        os.chdir(program.project_dir)  # the CLI runs a program in its project directory
+        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: _run_entry_then_settle(program.entry)))
+    except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
+        raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
+    finally:
+        _cancel_pending(loop)
+        loop.close()
+        asyncio.set_event_loop(None)
+        executor.shutdown(wait=True)
+        os.chdir(previous_cwd)
+        _forget_program_modules(program, modules_before)
+
+
+def _run_entry_then_settle(entry: Path) -> Any:
+    _run_entry(entry)
+    return _settle()
+
+
+async def _settle() -> None:
+    """Wait until every registration and Output the program started has finished, before the SDK's own wait.
+
+    The SDK's `wait_for_rpcs` waits on all pending Outputs with `asyncio.wait(FIRST_COMPLETED)` in a loop,
+    re-subscribing to every pending Output each time one finishes: O(pending) per wake-up, quadratic over a
+    program. Waiting for all of them at once subscribes each Output once; the SDK's wait then finds nothing
+    left (or only what finished with an error, which it reports as before: nothing is awaited here).
+    """
+    while True:
+        await asyncio.sleep(0)  # let the registrations the program queued start
+        with runtime_settings.SETTINGS.lock:
+            pending = [task for task in runtime_settings.SETTINGS.outputs if not task.done()]
+        pending += [rpc for rpc in runtime_settings._get_rpc_manager().rpcs if not rpc.done()]
+        if not pending:
+            return
+        await asyncio.wait(pending)  # ALL_COMPLETED; a failure stays in its task for the SDK to raise
+
+
+def _run_entry(entry: Path) -> None:
+    # As the language host: a program directory runs its __main__.py with the directory on sys.path.
+    target = entry.parent if entry.name == "__main__.py" else entry
+    runpy.run_path(str(target), run_name="__main__")
+
+
+def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    for task in pending:
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(task)
+
+
+def _forget_program_modules(program: Program, before: set[str]) -> None:
+    # A later program may have a sibling module of the same name (helpers.py...): drop this one's.
+    # Only the program directory's: library modules (components...) keep their identity across runs.
+    root = str(program.entry.parent) + os.sep
+    for name in set(sys.modules) - before:
+        module_file = getattr(sys.modules.get(name), "__file__", None) or ""
+        if module_file.startswith(root) and not _is_installed(module_file):
+            sys.modules.pop(name, None)
+
+
+def _is_installed(module_file: str) -> bool:
+    return "site-packages" in module_file or "dist-packages" in module_file
+
+
+def _program_location(exc: BaseException, program: Program) -> str | None:
+    """`file:line` of the innermost frame in the program's own directory, for the error message."""
+    root = str(program.entry.parent) + os.sep
+    location = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.startswith(root) and not _is_installed(frame.filename):
+            location = f"{os.path.relpath(frame.filename, program.project_dir)}:{frame.lineno}"
+    return location

@@ -1,0 +1,1 @@
+"""The policy pack as the Pulumi engine runs it: a child process spoken to over the Analyzer gRPC protocol."""

@@ -1,0 +1,71 @@
+"""All problems come back in one SpecError: structural and cross-field, one line each, in file order."""
+
+from __future__ import annotations
+
+import pytest
+
+from gkecap.components.spec import SpecError, SpecIssue, load_environment
+from testkit.spec_data import NOW, prod
+
+
+def test_all_issues_are_collected_in_one_error():
+    env = prod()
+    env["region"] = "us_east5"  # cross-field
+    env["nodePools"][0]["maxNode"] = 2  # structural (unknown key)
+    env["nodePools"][1]["tpuTopology"] = "4x3"  # catalog
+    env["reservations"][0]["days"] = 120  # calendar window
+    env["teams"][0]["quota"]["nope"] = 1  # reference
+    env["teams"][1]["weight"] = -1  # structural (range)
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    paths = [issue.path for issue in err.value.issues]
+    for expected in (
+        "region",
+        "nodePools[0].maxNode",
+        "nodePools[1].tpuTopology",
+        "reservations[0].days",
+        "teams[0].quota.nope",
+        "teams[1].weight",
+    ):
+        assert expected in paths
+
+
+def test_issues_are_in_file_order():
+    env = prod()
+    env["teams"][0]["quota"]["nope"] = 1
+    env["nodePools"][1]["tpuTopology"] = "4x3"
+    env["region"] = "nowhere"
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    assert [issue.path for issue in err.value.issues] == ["region", "nodePools[1].tpuTopology", "teams[0].quota.nope"]
+
+
+def test_str_is_one_line_per_issue():
+    error = SpecError([SpecIssue("a.b", "first"), SpecIssue("c[0]", "second")])
+    assert str(error) == "a.b: first\nc[0]: second"
+    assert isinstance(error, ValueError)
+
+
+def test_entries_with_structural_errors_still_get_cross_field_checks():
+    env = prod()
+    env["nodePools"][0]["maxNode"] = 2  # the entry fails to parse...
+    env["nodePools"][0]["zones"] = ["europe-west4-a"]  # ...but its zone is still checked
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    assert "nodePools[0].zones[0]" in [issue.path for issue in err.value.issues]
+
+
+def test_a_bad_value_is_reported_once():
+    env = prod()
+    env["nodePools"][0]["maxNodes"] = "two"  # not also "maxNodes: required"
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    assert [i.path for i in err.value.issues if i.path.startswith("nodePools[0].maxNodes")] == ["nodePools[0].maxNodes"]
+
+
+def test_references_to_a_malformed_section_are_not_reported_as_dangling():
+    env = prod()
+    env["nodePools"] = {"h100-dws": {}}  # not a list
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    assert [str(i) for i in err.value.issues] == ["nodePools: expected a list, got a mapping"]

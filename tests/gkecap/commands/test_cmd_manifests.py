@@ -1,0 +1,54 @@
+"""`gkecap manifests`: writes kubectl-ready YAML for a stack config; an invalid config exits 2 with one message
+per problem and no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from gkecap.cli import app
+from testkit.spec_data import prod, stack_file
+
+runner = CliRunner()
+
+
+def _config(tmp_path: Path, environment: dict) -> Path:
+    path = tmp_path / "Pulumi.prod.yaml"
+    path.write_text(yaml.safe_dump(stack_file(environment)))
+    return path
+
+
+def test_writes_one_file_per_kind_for_the_stack(tmp_path: Path):
+    out = tmp_path / "manifests"
+    result = runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == [
+        "00-namespaces.yaml", "02-resourceflavors.yaml", "03-provisioningrequestconfigs.yaml",
+        "04-admissionchecks.yaml", "05-workloadpriorityclasses.yaml", "06-cohorts.yaml", "07-clusterqueues.yaml",
+        "08-localqueues.yaml"]
+    queues = [d for d in yaml.safe_load_all((out / "07-clusterqueues.yaml").read_text()) if d]
+    assert [q["metadata"]["name"] for q in queues] == ["team-a", "team-b", "team-c", "team-d"]
+
+
+def test_stdout_prints_one_stream(tmp_path: Path):
+    result = runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--stdout"])
+    assert result.exit_code == 0, result.stderr
+    documents = [d for d in yaml.safe_load_all(result.stdout) if d]
+    assert documents[0]["kind"] == "Namespace" and documents[-1]["kind"] == "LocalQueue"
+
+
+def test_an_invalid_environment_exits_2_naming_each_problem(tmp_path: Path):
+    environment = prod()
+    environment["teams"][0]["quota"]["nope"] = 1
+    environment["teams"][1]["members"] = ["ana@acme.example"]
+    result = runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, environment))])
+    assert result.exit_code == 2
+    assert "teams[0].quota.nope" in result.stderr and "teams[1].members[0]" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_missing_config_exits_2(tmp_path: Path):
+    result = runner.invoke(app, ["manifests", "--config", str(tmp_path / "Pulumi.none.yaml")])
+    assert result.exit_code == 2 and "file not found" in result.stderr

@@ -1,0 +1,21 @@
+"""The gke-capacity pack (`policies/`) starts the way the Pulumi CLI starts it and serves its registry."""
+
+from gkecap.policy_pack.analyzer_client import PolicyPackProcess, pack_runtime_options
+from gkecap.plan import default_policy_pack
+from gkecap.policies.registry import ALL_POLICIES
+
+
+def test_pack_manifest_is_a_python_pack_using_the_repository_venv():
+    assert pack_runtime_options(default_policy_pack())["virtualenv"] == "../.venv"
+
+
+def test_pack_process_serves_every_registered_policy():
+    with PolicyPackProcess(default_policy_pack(), project="gke-capacity", stack="dev") as pack:
+        info = pack.info()
+        pack.configure(None)  # every schema default validates
+    assert info.name == "gke-capacity"
+    assert [p.name for p in info.policies] == sorted(p.name for p in ALL_POLICIES)
+    # A policy without its own level gets the pack's default, advisory.
+    assert {p.name: p.enforcement_level for p in info.policies} == {
+        p.name: p.enforcement_level.value if p.enforcement_level else "advisory" for p in ALL_POLICIES
+    }
