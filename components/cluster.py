@@ -16,29 +16,20 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from gkecap.components.gke.node_pools import (
-    CLOUD_PLATFORM_SCOPE,
-    GPU_FLEX_MIN_VERSION,
-    TPU_FLEX_MIN_VERSION,
-    WORKLOAD_METADATA_MODE,
-    check_service_account,
-    gke_version_key,
+from gkecap.components._support import raise_invalid, whole
+from gkecap.components.gke import CLOUD_PLATFORM_SCOPE, TPU_FLEX_MIN_VERSION, WORKLOAD_METADATA_MODE, gke_version_key
+from gkecap.components.gke.cluster import (
+    DEFAULT_RELEASE_CHANNEL,
+    DEFAULT_SYSTEM_MACHINE_TYPE,
+    LOWEST_VERSION,
+    ClusterRequest,
+    check_cluster_request,
 )
 
-RELEASE_CHANNELS = ("RAPID", "REGULAR", "STABLE", "EXTENDED")  # GKE ReleaseChannel.Channel [S6]
-DEFAULT_RELEASE_CHANNEL = "REGULAR"
 # Without an explicit version the cluster starts at the channel's default, if that is at least this
 # floor (flex-start for GPUs and TPUs, FACTS B.1 [S14], B.3 [S17]); a lower explicit version must still
-# reach the GPU flex-start floor.
+# reach the GPU flex-start floor (gke.cluster.LOWEST_VERSION).
 DEFAULT_VERSION_FLOOR = TPU_FLEX_MIN_VERSION
-LOWEST_VERSION = GPU_FLEX_MIN_VERSION
-DEFAULT_SYSTEM_MACHINE_TYPE = "e2-standard-4"
-
-
-class GkeClusterError(ValueError):
-    def __init__(self, name: str, problems: list[tuple[str, str]]):
-        self.problems = problems
-        super().__init__("\n".join(f"GkeCluster {name!r}: {field}: {message}" for field, message in problems))
 
 
 class SystemPoolArgs(TypedDict):
@@ -99,9 +90,9 @@ class GkeCluster(pulumi.ComponentResource):
         cluster_name = args.get("cluster_name") or name
         create = bool(args.get("create", False))
         # Check everything before registering anything: bad input leaves nothing half-made.
-        problems = _check(cluster_name, args, create)
-        if problems:
-            raise GkeClusterError(name, problems)
+        issues = check_cluster_request(cluster_request(cluster_name, args))
+        if issues:
+            raise_invalid(f"GkeCluster {name!r}", issues, {"name": "clusterName"})
         super().__init__("gkecap:index:GkeCluster", name, None, opts)
         project = args.get("project") or gcp.config.project
         if project is None:
@@ -175,7 +166,7 @@ class GkeCluster(pulumi.ComponentResource):
             project=project,
             cluster=self.cluster.name,
             location=self.cluster.location,
-            node_count=_whole(system.get("nodes", 1)),
+            node_count=whole(system.get("nodes", 1)),
             management=gcp.container.NodePoolManagementArgs(auto_repair=True, auto_upgrade=True),
             node_config=gcp.container.NodePoolNodeConfigArgs(
                 machine_type=system.get("machine_type") or DEFAULT_SYSTEM_MACHINE_TYPE,
@@ -194,36 +185,19 @@ class GkeCluster(pulumi.ComponentResource):
         return self.cluster.endpoint, ca, self.cluster.name, self.cluster.location
 
 
-def _check(cluster_name: str, args: GkeClusterArgs, create: bool) -> list[tuple[str, str]]:
-    problems: list[tuple[str, str]] = []
-    if args.get("location") is None:
-        problems.append(("location", "is required: the region or zone of the cluster"))
-    if not isinstance(cluster_name, str) or not cluster_name:
-        problems.append(("clusterName", "is required"))
-    channel = args.get("release_channel")
-    if channel is not None and channel not in RELEASE_CHANNELS:
-        problems.append(("releaseChannel", f"{channel!r} is not allowed; allowed: {', '.join(RELEASE_CHANNELS)}"))
-    version = args.get("min_master_version")
-    if version is not None:
-        try:
-            if gke_version_key(version) < gke_version_key(LOWEST_VERSION):
-                problems.append(("minMasterVersion", f"{version} is older than {LOWEST_VERSION}, the first GKE "
-                                 "version with flex-start for GPUs (TPUs need 1.33.0-gke.1712000)"))
-        except ValueError as err:
-            problems.append(("minMasterVersion", str(err)))
-    if create:
-        sa = args.get("service_account")
-        if sa is None:
-            problems.append(("serviceAccount", "is required to create a cluster: the system nodes' dedicated "
-                             "service account"))
-        elif not isinstance(sa, pulumi.Output):
-            problems += [(i.field, i.message) for i in check_service_account(sa)]
-        nodes = _whole((args.get("system_pool") or {}).get("nodes", 1))
-        if not isinstance(nodes, int) or nodes < 1:
-            problems.append(("systemPool.nodes", f"{nodes!r} must be at least 1 (a Standard cluster needs a "
-                             "node pool without flex-start or queued provisioning)"))
-    # Without create, the creation settings (system pool, channel, version...) are not used.
-    return problems
+def cluster_request(cluster_name: str, args: GkeClusterArgs) -> ClusterRequest:
+    """The pure request of the arguments (what `check_cluster_request` judges)."""
+    service_account = args.get("service_account")
+    return ClusterRequest(
+        name=cluster_name,
+        location=args.get("location"),  # type: ignore[arg-type]  # an Output is known to be given
+        create=bool(args.get("create", False)),
+        release_channel=args.get("release_channel") or DEFAULT_RELEASE_CHANNEL,
+        min_master_version=args.get("min_master_version"),
+        system_pool_nodes=whole((args.get("system_pool") or {}).get("nodes", 1)),
+        service_account=None if isinstance(service_account, pulumi.Output) else service_account,
+        service_account_known=not isinstance(service_account, pulumi.Output),
+    )
 
 
 def initial_version(channel: str, channel_defaults: dict[str, str], valid: list[str]) -> str:
@@ -270,8 +244,3 @@ def kubeconfig(project: str, location: str, name: str, endpoint: str, ca_certifi
         ],
     }
     return json.dumps(config, indent=2)  # JSON is YAML: the Kubernetes provider reads either
-
-
-def _whole(value):  # type: ignore[no-untyped-def]
-    # Over the component-provider wire integers arrive as floats (1.0): take them back as ints.
-    return int(value) if isinstance(value, float) and value.is_integer() else value

@@ -25,13 +25,14 @@ import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
 
 from gkecap.components.cluster import GkeCluster
-from gkecap.components._outputs import known
+from gkecap.components._support import known, raise_invalid
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
 from gkecap.components.model import CapacityModel, PoolPlan, derive
-from gkecap.components.node_pool import AcceleratorNodePool
+from gkecap.components.node_pool import AcceleratorNodePool, pool_args
 from gkecap.components.reservation import CalendarReservation
-from gkecap.components.spec import EnvironmentSpec, load_environment
+from gkecap.components.issues import InvalidInput, under
+from gkecap.components.spec import EnvironmentSpec, SpecError, load_environment
 
 # The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
@@ -71,7 +72,10 @@ class Environment(pulumi.ComponentResource):
     def __init__(self, name: str, args: EnvironmentArgs, opts: Optional[pulumi.ResourceOptions] = None):
         spec = _spec(args)
         model = derive(spec)
-        objects = kueue_objects(model)  # raises on anything Kueue would reject: nothing registered yet
+        try:
+            objects = kueue_objects(model)  # raises on anything Kueue would reject: nothing registered yet
+        except InvalidInput as err:
+            raise_invalid("Environment", under("environment", err.issues))
         super().__init__("gkecap:index:Environment", name, None, opts)
         self.spec: EnvironmentSpec = spec
         self.model: CapacityModel = model
@@ -190,51 +194,14 @@ class Environment(pulumi.ComponentResource):
         return account.email
 
     def _pool_args(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str]) -> dict[str, Any]:
-        spec_pool = self.spec.pool(pool.name)
-        args: dict[str, Any] = {
-            "cluster": self.cluster.name,
-            "location": self.cluster.location,
-            "machine_type": pool.machine_type,
-            "capacity": pool.capacity,
-            "service_account": service_account,
-        }
+        """The pool's request as AcceleratorNodePool arguments; a calendar pool names its CalendarReservation's
+        output, so the node pool waits for the reservation."""
+        args = pool_args(pool.request)
+        args.update(cluster=self.cluster.name, location=self.cluster.location, service_account=service_account)
         if project is not None:
             args["project"] = project
-        if pool.zones:
-            args["zones"] = list(pool.zones)
-        if pool.kind == "gpu":
-            args["max_nodes"] = pool.max_nodes
-            if pool.min_nodes:
-                args["min_nodes"] = pool.min_nodes
-        else:
-            args["tpu_topology"] = spec_pool.tpu_topology
-            args["slices"] = pool.slices
         if pool.capacity == "calendar" and pool.reservation_name in self.reservations:
-            args["reservation"] = {"name": self.reservations[pool.reservation_name].reservation_name}
-        elif pool.reservation_name is not None:
-            target: dict[str, Any] = {"name": pool.reservation_name}
-            if pool.reservation_project is not None:
-                target["project"] = pool.reservation_project
-            args["reservation"] = target
-        if pool.reservation_block is not None and "reservation" in args:
-            args["reservation"]["block"] = pool.reservation_block
-        optional = {
-            "max_run_duration_seconds": pool.max_run_duration,
-            "gpu_driver_version": spec_pool.gpu_driver_version,
-            "gpu_partition_size": pool.gpu_partition_size,
-            "disk_size_gb": pool.disk_size_gb,
-            "disk_type": pool.disk_type,
-        }
-        args.update({k: v for k, v in optional.items() if v is not None})
-        if pool.taints:
-            args["taints"] = [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints]
-        if pool.gpu_sharing is not None:
-            args["gpu_sharing"] = {
-                "strategy": pool.gpu_sharing.strategy,
-                "max_shared_clients_per_gpu": pool.gpu_sharing.max_shared_clients_per_gpu,
-            }
-        if pool.labels:
-            args["labels"] = dict(pool.labels)
+            args["reservation"]["name"] = self.reservations[pool.reservation_name].reservation_name
         return args
 
 
@@ -244,7 +211,10 @@ def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
         return environment
     given = environment.get("project") if isinstance(environment, dict) else None
     project = args.get("project") or given or gcp.config.project
-    return load_environment(environment, project=project)  # raises SpecError listing every problem
+    try:
+        return load_environment(environment, project=project)
+    except SpecError as err:
+        raise_invalid("Environment", under("environment", err.issues))
 
 
 def node_account_id(cluster: str) -> str:
@@ -257,8 +227,6 @@ def node_account_id(cluster: str) -> str:
 
 
 def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -> dict[str, Any]:
-    from gkecap.components.gke.node_pools import node_selector
-
     return {
         pool.name: {
             "nodePools": list(node_pool_names.get(pool.name) or []),
@@ -266,7 +234,7 @@ def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -
             "capacity": pool.capacity,
             "resource": pool.resource_name,
             "maxAccelerators": pool.capacity_accelerators,
-            "nodeSelector": node_selector(pool.name, pool.machine_type, pool.tpu_topology),
+            "nodeSelector": dict(pool.node_selector),
         }
         for pool in model.pools
     }

@@ -25,7 +25,8 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     chart_values,
     chart_version,
 )
-from gkecap.components._outputs import known
+from gkecap.components._support import known, raise_invalid
+from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.kubernetes_objects.build import object_key
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
@@ -66,6 +67,9 @@ class KueueInstall(pulumi.ComponentResource):
     def __init__(self, name: str, args: KueueInstallArgs, opts: Optional[pulumi.ResourceOptions] = None):
         release = args.get("version") or DEFAULT_KUEUE_VERSION
         # Pure checks first: a bad version or quantity raises before anything is registered.
+        issues = check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
+        if issues:
+            raise_invalid(f"KueueInstall {name!r}", issues, {"managerResources.cpu": "managerCpu", "managerResources.memory": "managerMemory"})
         values = chart_values(
             release,
             fair_sharing=bool(args.get("fair_sharing", True)),

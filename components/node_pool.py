@@ -1,6 +1,6 @@
 """AcceleratorNodePool: GKE node pools for one GPU or TPU machine type and one capacity model.
 
-Thin: every setting comes from `gkecap.components.gke.node_pools` (pure, shared with the policy pack and the
+Thin: every setting comes from `gkecap.components.gke` (pure, shared with the policy pack and the
 Kueue builders). One child `gcp.container.NodePool` per GKE node pool: ``<name>``, or ``<name>-s0 ..``
 for multi-host TPU slices (one node pool per slice, as GKE requires); TPU7x multi-host slices also get
 one `gcp.compute.ResourcePolicy` (HIGH_THROUGHPUT workload policy) named ``<name>-workload-policy``.
@@ -8,31 +8,31 @@ one `gcp.compute.ResourcePolicy` (HIGH_THROUGHPUT workload policy) named ``<name
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
 
-from typing import NotRequired, Optional, TypedDict
+from dataclasses import replace
+from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_gcp as gcp
 
-from gkecap.components.gke.node_pools import (
+from gkecap.components._support import camel, known, raise_invalid, whole
+from gkecap.components.gke import (
     AUTOSCALER_OWNED_FIELDS,
     CLOUD_PLATFORM_SCOPE,
     WORKLOAD_METADATA_MODE,
     GpuSharing,
     NodePoolSettings,
     PoolRequest,
-    PoolSettingsError,
     ReservationTarget,
-    SettingIssue,
     Taint,
     check_pool_request,
-    check_service_account,
     node_pool_settings,
     node_selector,
+    region_of,
     reservation_value,
+    service_account_issues,
     slice_of,
 )
-from gkecap.components.catalog import gpu_machine
-from gkecap.components._outputs import known
+from gkecap.components.issues import Issue
 
 
 class ReservationTargetArgs(TypedDict):
@@ -133,14 +133,14 @@ class AcceleratorNodePool(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AcceleratorNodePoolArgs, opts: Optional[pulumi.ResourceOptions] = None):
         # Check everything before registering anything: bad input leaves nothing half-made.
-        request, issues = _request(name, args)
+        request, issues = pool_request(name, args)
         sa = args.get("service_account")
         if not isinstance(sa, pulumi.Output):
-            issues += check_service_account(sa)
+            issues += service_account_issues("serviceAccount", sa)
         if issues:
-            raise PoolSettingsError(f"AcceleratorNodePool {name!r}", [_as_arg(i) for i in issues])
+            raise_invalid(f"AcceleratorNodePool {name!r}", issues, _ARG_NAMES)
         super().__init__("gkecap:index:AcceleratorNodePool", name, None, opts)
-        self.settings: tuple[NodePoolSettings, ...] = node_pool_settings(request)
+        self.settings: tuple[NodePoolSettings, ...] = node_pool_settings(request, checked=True)
         service_account = sa.apply(_checked_service_account) if isinstance(sa, pulumi.Output) else sa
 
         tpu = slice_of(request)
@@ -150,7 +150,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             policy = gcp.compute.ResourcePolicy(
                 f"{name}-workload-policy",
                 project=args.get("project"),
-                region=_region(request.zones, args["location"]),
+                region=_region(request.zones or (), args["location"]),
                 workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
                     type=tpu.workload_policy, accelerator_topology=tpu.topology
                 ),
@@ -162,12 +162,11 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             self._node_pool(s, args, service_account, affinity_values, policy) for s in self.settings
         ]
 
-        per_node = tpu.chips_per_vm if tpu is not None else gpu_machine(request.machine_type).gpus_per_vm
         total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
         self.node_pool_names = pulumi.Output.all(*[p.name for p in self.node_pools]).apply(list)
         self.node_selector = known(node_selector(name, request.machine_type, request.tpu_topology))
         self.max_nodes = pulumi.Output.from_input(total_nodes)
-        self.max_accelerators = pulumi.Output.from_input(total_nodes * per_node)
+        self.max_accelerators = pulumi.Output.from_input(sum(s.max_accelerators for s in self.settings))
         self.register_outputs(
             {
                 "nodePoolNames": self.node_pool_names,
@@ -262,50 +261,90 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         )
 
 
-def _request(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest, list[SettingIssue]]:
-    """The pure request, plus problems the pure checks cannot see (unknown values where plain ones are needed)."""
+def pool_request(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest, list[Issue]]:
+    """The pure request of the arguments, and its issues: the pool's one rule set (`check_pool_request`) plus
+    what only arguments can get wrong (a required one missing, an Output where a plain value is needed)."""
     issues = [
-        SettingIssue(_camel(key), "must be a plain value known when the program runs, not an Output")
+        Issue(camel(key), "must be a plain value known when the program runs, not an Output")
         for key in _PLAIN_FIELDS
         if isinstance(args.get(key), pulumi.Output)
     ]
     for key in ("cluster", "location", "machine_type", "capacity", "service_account"):
         if args.get(key) is None:
-            issues.append(SettingIssue(_camel(key), "is required"))
+            issues.append(Issue(camel(key), "is required"))
     reservation = args.get("reservation")
     sharing = args.get("gpu_sharing")
+    zones = args.get("zones")
     request = PoolRequest(
         name=name,
         machine_type=args.get("machine_type", ""),
         capacity=args.get("capacity", ""),
-        zones=tuple(args.get("zones") or ()),
-        max_nodes=_whole(args.get("max_nodes")),
-        min_nodes=_whole(args.get("min_nodes", 0)),
+        zones=tuple(zones) if zones is not None else None,
+        max_nodes=whole(args.get("max_nodes")),
+        min_nodes=whole(args.get("min_nodes")),
         tpu_topology=args.get("tpu_topology"),
-        slices=_whole(args.get("slices", 1)),
+        slices=whole(args.get("slices")),
         reservation=(
             ReservationTarget(reservation.get("name"), reservation.get("project"), reservation.get("block"))
             if reservation
             else None
         ),
-        max_run_duration_seconds=_whole(args.get("max_run_duration_seconds")),
+        max_run_duration_seconds=whole(args.get("max_run_duration_seconds")),
         gpu_driver_version=args.get("gpu_driver_version"),
         gpu_partition_size=args.get("gpu_partition_size"),
-        gpu_sharing=GpuSharing(sharing.get("strategy"), _whole(sharing.get("max_shared_clients_per_gpu"))) if sharing else None,
+        gpu_sharing=(
+            GpuSharing(sharing.get("strategy"), whole(sharing.get("max_shared_clients_per_gpu"))) if sharing else None
+        ),
         compact_placement=bool(args.get("compact_placement", False)),
         labels=dict(args.get("labels") or {}),
-        taints=tuple(Taint(t.get("key"), t.get("value"), t.get("effect", "NO_SCHEDULE")) for t in args.get("taints") or ()),
-        disk_size_gb=_whole(args.get("disk_size_gb")),
+        taints=tuple(
+            Taint(t.get("key"), t.get("value"), t.get("effect", "NO_SCHEDULE")) for t in args.get("taints") or ()
+        ),
+        disk_size_gb=whole(args.get("disk_size_gb")),
         disk_type=args.get("disk_type"),
     )
     if issues:
         return request, issues
+    # An Output reservation name is judged by the platform; the rest is ours to check.
+    target = request.reservation
+    if target is not None and any(isinstance(part, pulumi.Output) for part in (target.name, target.project, target.block)):
+        plain = ReservationTarget("placeholder")  # known when the reservation exists: GKE judges it then
+        return request, [i for i in check_pool_request(replace(request, reservation=plain)) if i.path != "reservation"]
     return request, check_pool_request(request)
 
 
-def _whole(value):  # type: ignore[no-untyped-def]
-    # Over the component-provider wire integers arrive as floats (4.0): take them back as ints.
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+def pool_args(request: PoolRequest) -> dict[str, Any]:
+    """The component arguments that declare `request` (the inverse of `pool_request`, without the cluster,
+    location, project and service account)."""
+    args: dict[str, Any] = {"machine_type": request.machine_type, "capacity": request.capacity}
+    optional = {
+        "zones": list(request.zones) if request.zones is not None else None,
+        "max_nodes": request.max_nodes,
+        "min_nodes": request.min_nodes,
+        "tpu_topology": request.tpu_topology,
+        "slices": request.slices,
+        "max_run_duration_seconds": request.max_run_duration_seconds,
+        "gpu_driver_version": request.gpu_driver_version,
+        "gpu_partition_size": request.gpu_partition_size,
+        "disk_size_gb": request.disk_size_gb,
+        "disk_type": request.disk_type,
+        "compact_placement": request.compact_placement or None,
+        "labels": dict(request.labels) or None,
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in request.taints] or None,
+    }
+    args.update({key: value for key, value in optional.items() if value is not None})
+    if request.reservation is not None:
+        target = request.reservation
+        args["reservation"] = {
+            key: value for key, value in (("name", target.name), ("project", target.project), ("block", target.block))
+            if value is not None
+        }
+    if request.gpu_sharing is not None:
+        args["gpu_sharing"] = {
+            "strategy": request.gpu_sharing.strategy,
+            "max_shared_clients_per_gpu": request.gpu_sharing.max_shared_clients_per_gpu,
+        }
+    return args
 
 
 def _affinity_values(target: Optional[ReservationTargetArgs]) -> Optional[pulumi.Input[list[str]]]:
@@ -317,29 +356,20 @@ def _affinity_values(target: Optional[ReservationTargetArgs]) -> Optional[pulumi
     return [reservation_value(*parts)]  # type: ignore[arg-type]
 
 
-# node_settings names fields as the environment file does; where the component's argument differs, say so.
-_ARG_NAMES = {"maxRunDuration": "maxRunDurationSeconds"}
-
-
-def _as_arg(issue: SettingIssue) -> SettingIssue:
-    return SettingIssue(_ARG_NAMES.get(issue.field, issue.field), issue.message)
+# The pool's rules name fields as the environment file does; where the component's argument differs, say so.
+_ARG_NAMES = {"maxRunDuration": "maxRunDurationSeconds", "reservationProject": "reservation",
+              "reservationBlock": "reservation"}
 
 
 def _checked_service_account(email: str) -> str:
-    issues = check_service_account(email)
+    issues = service_account_issues("serviceAccount", email)
     if issues:
-        raise ValueError(f"AcceleratorNodePool: {issues[0]}")
+        raise_invalid("AcceleratorNodePool", issues)
     return email
 
 
 def _region(zones: tuple[str, ...], location: pulumi.Input[str]) -> pulumi.Input[str]:
     """Region of the pool: from its zone, else from the cluster location (a region, or a zone's region)."""
-    to_region = lambda loc: loc.rsplit("-", 1)[0] if loc.count("-") == 2 else loc  # noqa: E731
     if zones:
-        return to_region(zones[0])
-    return pulumi.Output.from_input(location).apply(to_region)
-
-
-def _camel(snake: str) -> str:
-    head, *rest = snake.split("_")
-    return head + "".join(word.title() for word in rest)
+        return region_of(zones[0])
+    return pulumi.Output.from_input(location).apply(region_of)

@@ -9,15 +9,14 @@ deleted through the API) if the protection is switched off.
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
 
-import re
 from datetime import date, datetime, timezone
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_gcp as gcp
 
+from gkecap.components._support import camel, raise_invalid, whole
 from gkecap.components.gke.calendar_window import (
-    WindowProblem,
     as_utc_datetime,
     check_calendar_request,
     check_count,
@@ -35,6 +34,9 @@ from gkecap.components.catalog import (
     supported_capacity_models,
     tpu_family_of,
 )
+from gkecap.components.gke.locations import zone_issues
+from gkecap.components.gke.resource_names import gce_name_issues
+from gkecap.components.issues import Issue
 
 # VM family of a TPU aggregate reservation, per TPU family (gcloud's TPU version -> VM family map;
 # pulumi-gcp FutureReservationAggregateReservationArgs.vm_family values). FACTS C [S3, S4]
@@ -46,17 +48,6 @@ TPU_VM_FAMILIES = {
     "tpu7x": "VM_FAMILY_CLOUD_TPU_POD_SLICE_TPU7X",
 }
 DEFAULT_TPU_WORKLOAD_TYPE = "BATCH"
-# Compute Engine resource names (RFC 1035), at most 63 characters [S4 FutureReservation.name].
-_RESOURCE_NAME = re.compile(r"^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$")
-
-
-class CalendarReservationError(ValueError):
-    """Problems with a calendar reservation; `.problems` lists them all, one line each in str()."""
-
-    def __init__(self, name: str, problems: list[WindowProblem]):
-        self.problems = problems
-        super().__init__("\n".join(f"CalendarReservation {name!r}: {p.field}: {p.message}" for p in problems))
-
 
 class CalendarReservationArgs(TypedDict):
     """Arguments of CalendarReservation."""
@@ -107,7 +98,7 @@ class CalendarReservation(pulumi.ComponentResource):
     """GPU VMs or TPU chips reserved."""
 
     def __init__(self, name: str, args: CalendarReservationArgs, opts: Optional[pulumi.ResourceOptions] = None):
-        args = {**args, **{k: _whole(args[k]) for k in ("count", "days") if k in args}}  # type: ignore[assignment]
+        args = {**args, **{k: whole(args[k]) for k in ("count", "days") if k in args}}  # type: ignore[assignment]
         machine_type = args.get("machine_type")
         submit = bool(args.get("submit", False))
         reservation_name = args.get("reservation_name") or name
@@ -115,7 +106,7 @@ class CalendarReservation(pulumi.ComponentResource):
         problems, start, end, kind = _check(name, args, reservation_name, now=now, submitted=submit)
         # Check everything before registering anything: bad input leaves nothing half-made.
         if problems:
-            raise CalendarReservationError(name, problems)
+            raise_invalid(f"CalendarReservation {name!r}", problems)
         assert start is not None and end is not None
         super().__init__("gkecap:index:CalendarReservation", name, None, opts)
         ended = ended_notice(start, end, now=now, submitted=submit)
@@ -182,27 +173,20 @@ class CalendarReservation(pulumi.ComponentResource):
         )
 
 
-def _whole(value):  # type: ignore[no-untyped-def]
-    # Over the component-provider wire integers arrive as floats (8.0): take them back as ints.
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
 def _check(
     name: str, args: CalendarReservationArgs, reservation_name: str, *, now: datetime, submitted: bool
-) -> tuple[list[WindowProblem], Optional[datetime], Optional[datetime], str]:
+) -> tuple[list[Issue], Optional[datetime], Optional[datetime], str]:
     """All problems (collected), the parsed window and the accelerator kind."""
-    problems: list[WindowProblem] = []
+    problems: list[Issue] = []
     for field, value in (("name", name), ("reservationName", reservation_name)):
-        if not isinstance(value, str) or not _RESOURCE_NAME.match(value):
-            problems.append(WindowProblem(field, f"{value!r} is not a Compute Engine resource name; allowed: "
-                                          "lowercase letters, digits and '-', starting with a letter, at most 63"))
+        problems += gce_name_issues(field, value, "reservation name")
     for field in ("machine_type", "count", "zone", "start", "days"):
         if isinstance(args.get(field), pulumi.Output):
-            problems.append(WindowProblem(_camel(field), "must be a plain value known when the program runs"))
+            problems.append(Issue(camel(field), "must be a plain value known when the program runs"))
     if problems:
         return problems, None, None, "gpu"
 
@@ -211,22 +195,20 @@ def _check(
     tpu_family = tpu_family_of(machine_type).name if kind == "tpu" else None
     try:
         if "calendar" not in supported_capacity_models(machine_type):
-            problems.append(WindowProblem("machineType", f"{machine_type} cannot be reserved in calendar mode "
+            problems.append(Issue("machineType", f"{machine_type} cannot be reserved in calendar mode "
                                           "(offered for A3 and newer GPUs and v5e, v5p, v6e and TPU7x TPUs)"))
     except CatalogError as err:
-        problems.append(WindowProblem("machineType", str(err)))
+        problems.append(Issue("machineType", str(err)))
     start = _parse_start(args.get("start"), problems)
     days = args.get("days")
     if not isinstance(days, int) or isinstance(days, bool):
-        problems.append(WindowProblem("days", f"{days!r} must be a whole number of days, 1 to 90"))
+        problems.append(Issue("days", f"{days!r} must be a whole number of days, 1 to 90"))
         days = None
     count = args.get("count")
     if not isinstance(count, int) or isinstance(count, bool):
-        problems.append(WindowProblem("count", f"{count!r} must be a whole number"))
+        problems.append(Issue("count", f"{count!r} must be a whole number"))
         count = None
-    zone = args.get("zone")
-    if not isinstance(zone, str) or zone.count("-") != 2:
-        problems.append(WindowProblem("zone", f"{zone!r} is not a zone, e.g. us-east5-a"))
+    problems += zone_issues("zone", args.get("zone"))
     workload_type = args.get("workload_type")
     if kind == "tpu" and workload_type is None:
         workload_type = DEFAULT_TPU_WORKLOAD_TYPE
@@ -255,7 +237,7 @@ def _check(
     return problems, start, window_end(start, days), kind
 
 
-def _parse_start(value: object, problems: list[WindowProblem]) -> Optional[datetime]:
+def _parse_start(value: object, problems: list[Issue]) -> Optional[datetime]:
     try:
         if isinstance(value, (datetime, date)):
             return as_utc_datetime(value)
@@ -264,9 +246,9 @@ def _parse_start(value: object, problems: list[WindowProblem]) -> Optional[datet
             parsed = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
             return as_utc_datetime(parsed)
     except ValueError as err:
-        problems.append(WindowProblem("start", f"{value!r}: {err}"))
+        problems.append(Issue("start", f"{value!r}: {err}"))
         return None
-    problems.append(WindowProblem("start", f"{value!r} is not a time; write RFC 3339 in UTC, e.g. 2026-12-07T00:00:00Z"))
+    problems.append(Issue("start", f"{value!r} is not a time; write RFC 3339 in UTC, e.g. 2026-12-07T00:00:00Z"))
     return None
 
 
@@ -295,8 +277,3 @@ def _aggregate_reservation(
             )
         ],
     )
-
-
-def _camel(snake: str) -> str:
-    head, *rest = snake.split("_")
-    return head + "".join(word.title() for word in rest)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gkecap.components.catalog.capacity import capacity_models_for_family, ordered
 from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.kinds import GPU, TPU, kind_of, register
 from gkecap.components.catalog.labels import GKE_ACCELERATOR_LABEL
 from gkecap.components.catalog.mig import mig_partitions
 
@@ -185,6 +186,7 @@ GPU_MACHINES: tuple[GpuMachine, ...] = (
 GPU_FAMILIES: tuple[str, ...] = ("a2", "a3", "a4", "a4x", "g2", "g4")
 
 _BY_MACHINE_TYPE: dict[str, GpuMachine] = {m.machine_type: m for m in GPU_MACHINES}
+register(GPU, _BY_MACHINE_TYPE)
 
 
 def gpu_machine_types() -> tuple[str, ...]:
@@ -211,9 +213,7 @@ def gpu_machine(machine_type: str) -> GpuMachine:
     if prefix in GPU_FAMILIES:
         names = ", ".join(m.machine_type for m in gpu_machines_of(prefix))
         raise CatalogError(f"unknown {prefix} GPU machine type {machine_type!r}; known {prefix} machine types: {names}")
-    from gkecap.components.catalog.tpu import is_tpu_machine_type
-
-    if is_tpu_machine_type(machine_type):
+    if kind_of(machine_type) == TPU:
         raise CatalogError(
             f"{machine_type!r} is a TPU machine type, not a GPU one; known GPU families: {', '.join(GPU_FAMILIES)}"
         )

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from gkecap.components.catalog.capacity import capacity_models_for_family
 from gkecap.components.catalog.errors import CatalogError
+from gkecap.components.catalog.kinds import GPU, TPU, kind_of, register
 from gkecap.components.catalog.labels import (
     COMPACT_PLACEMENT,
     GKE_TPU_ACCELERATOR_LABEL,
@@ -293,6 +294,7 @@ TPU7 = TpuFamily(
 TPU_FAMILIES: tuple[TpuFamily, ...] = (V4, V5E, V5P, V6E, TPU7X, TPU7)
 
 _BY_MACHINE_TYPE: dict[str, TpuMachineType] = {mt.name: mt for f in TPU_FAMILIES for mt in f.machine_types}
+register(TPU, _BY_MACHINE_TYPE)
 _FAMILY_BY_NAME: dict[str, TpuFamily] = {f.name: f for f in TPU_FAMILIES}
 # Machine-type prefix ("ct6e" in "ct6e-standard-4t") -> family, for helpful errors.
 _FAMILY_BY_PREFIX: dict[str, TpuFamily] = {
@@ -324,9 +326,7 @@ def tpu_machine(machine_type: str) -> TpuMachineType:
             f"unknown {family.name} TPU machine type {machine_type!r}; known {family.name} machine types: "
             f"{', '.join(family.machine_type_names)}"
         )
-    from gkecap.components.catalog.gpu import is_gpu_machine_type  # here, not at import time: gpu is the sibling table
-
-    if is_gpu_machine_type(machine_type):
+    if kind_of(machine_type) == GPU:
         raise CatalogError(
             f"{machine_type!r} is a GPU machine type, not a TPU one; known TPU machine types: {_known_tpu_types()}"
         )

@@ -1,7 +1,7 @@
 """Node boot disks of accelerator node pools: which disk types each machine series boots from, and sizes.
 
 Pure (catalog as data) and shared by the environment spec checks and the node-pool settings
-(``gkecap.components.gke.node_pools``). A pool that leaves ``diskType`` out gets GKE's default for the
+(``gkecap.components.gke``). A pool that leaves ``diskType`` out gets GKE's default for the
 machine type (hyperdisk-balanced where pd-balanced is not supported, else pd-balanced; pulumi-gcp
 ``NodePoolNodeConfigBootDisk.disk_type`` [S4]), so only an explicit type can be wrong.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gkecap.components.catalog import CatalogError, gpu_machine, is_tpu_machine_type, tpu_family_of
+from gkecap.components.issues import Issue
 
 # Boot disk types a GKE node pool accepts (`--disk-type`):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/custom-boot-disks
@@ -55,14 +56,6 @@ BOOT_DISK_RULES: tuple[BootDiskRule, ...] = (
 _RULE_OF: dict[str, BootDiskRule] = {series: rule for rule in BOOT_DISK_RULES for series in rule.series}
 
 
-@dataclass(frozen=True)
-class DiskProblem:
-    """One broken boot-disk rule: the field as the environment file names it, and why."""
-
-    field: str  # "diskType" | "diskSizeGb"
-    message: str
-
-
 def machine_series(machine_type: str) -> str:
     """The series a boot-disk rule is keyed by: ``A3 Ultra``, ``G2`` ... for GPUs, ``v6e`` ... for TPUs."""
     if is_tpu_machine_type(machine_type):
@@ -80,12 +73,12 @@ def boot_disk_types(machine_type: str) -> tuple[str, ...]:
     return rule.disk_types if rule else BOOT_DISK_TYPES
 
 
-def check_boot_disk(machine_type: str, disk_type: str | None, disk_size_gb: int | None) -> list[DiskProblem]:
+def check_boot_disk(machine_type: str, disk_type: str | None, disk_size_gb: int | None) -> list[Issue]:
     """Every problem with a pool's boot disk settings (None: GKE's default)."""
-    problems: list[DiskProblem] = []
+    problems: list[Issue] = []
     if disk_size_gb is not None and not MIN_BOOT_DISK_GB <= disk_size_gb <= MAX_BOOT_DISK_GB:
         problems.append(
-            DiskProblem(
+            Issue(
                 "diskSizeGb",
                 f"{disk_size_gb} GB is outside the boot disk sizes GKE allows; allowed: {MIN_BOOT_DISK_GB} to "
                 f"{MAX_BOOT_DISK_GB} GB",
@@ -95,7 +88,7 @@ def check_boot_disk(machine_type: str, disk_type: str | None, disk_size_gb: int 
         return problems
     if disk_type not in BOOT_DISK_TYPES:
         problems.append(
-            DiskProblem(
+            Issue(
                 "diskType",
                 f"{disk_type!r} is not a GKE node boot disk type; allowed: {', '.join(BOOT_DISK_TYPES)}",
             )
@@ -104,7 +97,7 @@ def check_boot_disk(machine_type: str, disk_type: str | None, disk_size_gb: int 
     allowed = boot_disk_types(machine_type)
     if disk_type not in allowed:
         problems.append(
-            DiskProblem(
+            Issue(
                 "diskType",
                 f"{disk_type!r} is not supported by {machine_series(machine_type)} nodes ({machine_type}); "
                 f"allowed: {', '.join(allowed)}",

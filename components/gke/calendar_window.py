@@ -22,9 +22,10 @@ the same declaration is judged at many different times. The rule, for every call
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Iterable, Literal
+
+from gkecap.components.issues import Issue
 
 AcceleratorKind = Literal["gpu", "tpu"]
 WindowPhase = Literal["upcoming", "running", "ended"]
@@ -48,17 +49,6 @@ WORKLOAD_TYPES: tuple[str, ...] = ("BATCH", "SERVING")
 MAX_SHARED_PROJECTS = 100
 
 _V5E_FAMILIES = frozenset({"v5e", "v5litepod", "tpu-v5-lite-podslice"})
-
-
-@dataclass(frozen=True)
-class WindowProblem:
-    """One broken calendar-mode rule: ``field`` as written in the environment file, why, and which rule
-    (``start-passed``, ``start-too-far``, ``duration``, ``count``, ``workload-type``, ``share-with``; and
-    ``window-ended`` for the warning of ``ended_notice``)."""
-
-    field: str
-    message: str
-    rule: str = ""  # empty for problems callers add themselves
 
 
 def utc_text(moment: datetime) -> str:
@@ -103,12 +93,12 @@ def allowed_tpu_chip_counts(tpu_family: str | None, workload_type: str | None) -
     return TPU_CHIP_COUNTS
 
 
-def check_days(days: int) -> list[WindowProblem]:
+def check_days(days: int) -> list[Issue]:
     """Duration in whole days: 1 to 90."""
     if MIN_DAYS <= days <= MAX_DAYS:
         return []
     return [
-        WindowProblem(
+        Issue(
             "days", f"{days} is outside the calendar-mode duration; allowed: {MIN_DAYS} to {MAX_DAYS} days", "duration"
         )
     ]
@@ -123,19 +113,19 @@ def window_phase(start: datetime, end: datetime, now: datetime) -> WindowPhase:
 
 def check_window(
     start: datetime, end: datetime, *, now: datetime, kind: AcceleratorKind, submitted: bool = False
-) -> list[WindowProblem]:
+) -> list[Issue]:
     """The start is after ``now`` and inside the advance window; the duration is 1 to 90 days.
 
     A ``submitted`` request whose window has begun is not judged on its start again (see the module
     docstring); ``ended_notice`` tells when it has ended. ``start``, ``end`` and ``now`` must be timezone-aware.
     """
-    problems: list[WindowProblem] = []
+    problems: list[Issue] = []
     limit = advance_days(kind)
     latest = now + timedelta(days=limit)
     if start <= now:
         if not submitted:
             problems.append(
-                WindowProblem(
+                Issue(
                     "start",
                     f"{utc_text(start)} is not in the future (now {utc_text(now)}); a draft calendar reservation can "
                     f"only be submitted for a window that starts later than now and at most {limit} days ahead: "
@@ -146,7 +136,7 @@ def check_window(
     else:
         if start > latest:
             problems.append(
-                WindowProblem(
+                Issue(
                     "start",
                     f"{utc_text(start)} is more than {limit} days ahead; {kind.upper()} calendar reservations can "
                     f"start at most {limit} days ahead (latest {utc_text(latest)})",
@@ -156,7 +146,7 @@ def check_window(
     length = end - start
     if not timedelta(days=MIN_DAYS) <= length <= timedelta(days=MAX_DAYS):
         problems.append(
-            WindowProblem(
+            Issue(
                 "days",
                 f"the window lasts {_days_text(length)}; allowed: {MIN_DAYS} to {MAX_DAYS} days",
                 "duration",
@@ -165,12 +155,12 @@ def check_window(
     return problems
 
 
-def ended_notice(start: datetime, end: datetime, *, now: datetime, submitted: bool) -> WindowProblem | None:
+def ended_notice(start: datetime, end: datetime, *, now: datetime, submitted: bool) -> Issue | None:
     """The warning for a submitted request whose window has ended (None otherwise; a draft's passed start is
     an error of ``check_window``)."""
     if not submitted or window_phase(start, end, now) != "ended":
         return None
-    return WindowProblem(
+    return Issue(
         "start",
         f"the submitted reservation's window ended at {utc_text(end)} (now {utc_text(now)}): Compute Engine deleted "
         "the reservation at its end time and its pools consume nothing; remove the reservation and its pools",
@@ -185,7 +175,7 @@ def check_count(
     machine_type: str | None = None,
     tpu_family: str | None = None,
     workload_type: str | None = None,
-) -> list[WindowProblem]:
+) -> list[Issue]:
     """GPU requests count VMs (1 to 80, H4D 256); TPU requests count chips (1, 4, 8, ..., 1024)."""
     if kind == "gpu":
         limit = max_gpu_vms(machine_type)
@@ -193,7 +183,7 @@ def check_count(
             return []
         what = f" for {machine_type}" if machine_type else ""
         return [
-            WindowProblem(
+            Issue(
                 "count", f"{count} VMs is outside the calendar-mode range{what}; allowed: 1 to {limit} VMs", "count"
             )
         ]
@@ -202,7 +192,7 @@ def check_count(
         return []
     scope = f"{tpu_family} {workload_type}" if allowed is TPU_V5E_SERVING_CHIP_COUNTS else "TPU"
     return [
-        WindowProblem(
+        Issue(
             "count",
             f"{count} chips is not a calendar-mode {scope} chip count; allowed: {_join(allowed)}",
             "count",
@@ -210,32 +200,32 @@ def check_count(
     ]
 
 
-def check_workload_type(workload_type: str | None, *, kind: AcceleratorKind) -> list[WindowProblem]:
+def check_workload_type(workload_type: str | None, *, kind: AcceleratorKind) -> list[Issue]:
     """BATCH or SERVING, and only for TPU (aggregate) reservations."""
     if workload_type is None:
         return []
     if kind == "gpu":
         return [
-            WindowProblem(
+            Issue(
                 "workloadType", "applies to TPU reservations only; GPU reservations reserve VMs", "workload-type"
             )
         ]
     if workload_type not in WORKLOAD_TYPES:
         return [
-            WindowProblem(
+            Issue(
                 "workloadType", f"{workload_type!r} is not allowed; allowed: {_join(WORKLOAD_TYPES)}", "workload-type"
             )
         ]
     return []
 
 
-def check_share_with(projects: Iterable[str]) -> list[WindowProblem]:
+def check_share_with(projects: Iterable[str]) -> list[Issue]:
     """At most 100 projects, each once."""
     listed = list(projects)
-    problems: list[WindowProblem] = []
+    problems: list[Issue] = []
     if len(listed) > MAX_SHARED_PROJECTS:
         problems.append(
-            WindowProblem(
+            Issue(
                 "shareWith",
                 f"{len(listed)} projects; a reservation can be shared with at most {MAX_SHARED_PROJECTS}",
                 "share-with",
@@ -244,7 +234,7 @@ def check_share_with(projects: Iterable[str]) -> list[WindowProblem]:
     seen: set[str] = set()
     for project in listed:
         if project in seen:
-            problems.append(WindowProblem("shareWith", f"{project!r} is listed twice", "share-with"))
+            problems.append(Issue("shareWith", f"{project!r} is listed twice", "share-with"))
         seen.add(project)
     return problems
 
@@ -262,17 +252,17 @@ def check_calendar_request(
     workload_type: str | None = None,
     share_with: Iterable[str] = (),
     submitted: bool = False,
-) -> list[WindowProblem]:
+) -> list[Issue]:
     """Every calendar-mode rule for one request; give ``days`` (environment file) or ``end`` (a resource).
 
     The errors only: ``ended_notice`` is the warning for a submitted request whose window has ended."""
     if (days is None) == (end is None):
         raise TypeError("give exactly one of days or end")
-    problems: list[WindowProblem] = []
+    problems: list[Issue] = []
     if days is not None:
         problems += check_days(days)
         end = window_end(start, days)
-        problems += [p for p in check_window(start, end, now=now, kind=kind, submitted=submitted) if p.field != "days"]
+        problems += [p for p in check_window(start, end, now=now, kind=kind, submitted=submitted) if p.path != "days"]
     else:
         assert end is not None
         problems += check_window(start, end, now=now, kind=kind, submitted=submitted)

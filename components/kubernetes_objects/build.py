@@ -18,6 +18,7 @@ from typing import Iterable
 from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_FULLNAME
 from gkecap.components.kubernetes_objects.flavors import capacity_objects
 from gkecap.components.kubernetes_objects.queues import flavor_limit_issues, sharing_objects
+from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import SpecError
 from gkecap.components.model import CapacityModel, derive
 from gkecap.components.spec import EnvironmentSpec
@@ -39,7 +40,7 @@ KIND_ORDER: tuple[str, ...] = (
 NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding"})
 
 
-class KueueObjectsError(ValueError):
+class KueueObjectsError(InvalidInput):
     """Two generated objects would have the same kind, namespace and name."""
 
 
@@ -89,10 +90,10 @@ def _check_unique(objects: Iterable[dict]) -> None:
             duplicates.append(key)
         seen.add(key)
     if duplicates:
-        raise KueueObjectsError(
-            f"generated objects collide: {', '.join(sorted(set(duplicates)))}; pool, team, cohort, namespace and "
+        raise KueueObjectsError([Issue(
+            "", f"generated objects collide: {', '.join(sorted(set(duplicates)))}; pool, team, cohort, namespace and "
             "priority class names must be unique per kind"
-        )
+        )])
 
 
 def objects_of_kind(objects: Iterable[dict], kind: str) -> list[dict]:

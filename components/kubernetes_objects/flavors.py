@@ -2,7 +2,7 @@
 ProvisioningRequestConfig + AdmissionCheck of each queued pool. Pure: CapacityModel in, object dicts out.
 
 A flavor selects exactly its pool's nodes and tolerates exactly their taints, using the same pure functions
-the node pools are built from (`gkecap.components.gke.node_pools.node_selector` / `tolerations`), so the two cannot
+the node pools are built from (`gkecap.components.gke.node_selector` / `tolerations`), so the two cannot
 drift apart.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gkecap.components import kueue_api
 from gkecap.components.model import CapacityModel, PoolPlan
-from gkecap.components.gke.node_pools import POOL_LABEL, node_selector, tolerations
+from gkecap.components.gke import POOL_LABEL, node_selector, tolerations
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
 POOL_OBJECT_LABEL = POOL_LABEL  # on generated objects that belong to one pool (flavor, PRC, check)

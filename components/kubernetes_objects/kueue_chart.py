@@ -19,20 +19,19 @@ runs its controller when the cluster serves ProvisioningRequests (GKE does); FAC
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
 
-from gkecap.components.kueue_api import V1BETA2_SINCE, QuantityError, parse_quantity
+from gkecap.components.issues import InvalidInput
+from gkecap.components.k8s.quantity import parse_quantity
+from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, check_install, serves_v1beta2
 
 KUEUE_CHART = "oci://registry.k8s.io/kueue/charts/kueue"
-DEFAULT_KUEUE_VERSION = "v0.19.2"
 KUEUE_NAMESPACE = "kueue-system"
 KUEUE_FULLNAME = "kueue"
 BATCH_USER_ROLE = f"{KUEUE_FULLNAME}-batch-user-role"  # charts/kueue/templates/rbac/batch_user_role.yaml
 
-CONFIG_V1BETA2_SINCE = V1BETA2_SINCE  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
 # The chart's default limits (values.yaml): a request above them must raise them, or the pod is invalid.
 DEFAULT_LIMITS = {"cpu": "2", "memory": "512Mi"}
 # Fair-sharing preemption strategies: Kueue's default list, written out (site docs "Preemption", Fair Sharing).
@@ -67,29 +66,17 @@ GROUP_KIND_CONCURRENCY = {
 
 RECENT_FRAMEWORKS = frozenset({"ray.io/rayservice", "trainer.kubeflow.org/trainjob"})
 
-_VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?$")
-
-
-class KueueChartError(ValueError):
-    """A Kueue install setting that cannot work; the message names the setting and what is allowed."""
-
-
-def version_tuple(version: str) -> tuple[int, int, int]:
-    match = _VERSION.match(version) if isinstance(version, str) else None
-    if not match:
-        raise KueueChartError(f"version: {version!r} is not a Kueue release; write it like {DEFAULT_KUEUE_VERSION}")
-    return int(match[1]), int(match[2]), int(match[3])
-
-
 def chart_version(version: str) -> str:
-    """The Helm chart version of a Kueue release: ``v0.19.2`` -> ``0.19.2``."""
-    version_tuple(version)
-    return version[1:] if version.startswith("v") else version
+    """The Helm chart version of a Kueue release: ``v0.19.2`` -> ``0.19.2``; InvalidInput when not a release."""
+    issues = check_install(version)
+    if issues:
+        raise InvalidInput(issues, subject="KueueInstall")
+    return version[1:]
 
 
 def manager_config(version: str, *, fair_sharing: bool) -> dict[str, Any]:
     """The controller manager Configuration (the chart's defaults plus fair sharing when asked)."""
-    v1beta2 = version_tuple(version) >= CONFIG_V1BETA2_SINCE
+    v1beta2 = serves_v1beta2(version)  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
     config: dict[str, Any] = {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2" if v1beta2 else "config.kueue.x-k8s.io/v1beta1",
         "kind": "Configuration",
@@ -110,20 +97,12 @@ def manager_config(version: str, *, fair_sharing: bool) -> dict[str, Any]:
 
 
 def _resources(cpu: str | None, memory: str | None) -> dict[str, Any]:
-    requests: dict[str, str] = {}
-    limits: dict[str, str] = {}
-    for key, value in (("cpu", cpu), ("memory", memory)):
-        if value is None:
-            continue
-        try:
-            requested = parse_quantity(value)
-        except QuantityError as err:
-            raise KueueChartError(f"managerResources.{key}: {err}") from None
-        if requested.value <= 0:
-            raise KueueChartError(f"managerResources.{key}: {value!r} must be more than 0")
-        requests[key] = str(value)
-        if requested > parse_quantity(DEFAULT_LIMITS[key]):
-            limits[key] = str(value)
+    issues = check_install(DEFAULT_KUEUE_VERSION, cpu=cpu, memory=memory)
+    if issues:
+        raise InvalidInput(issues, subject="KueueInstall")
+    requests = {key: str(value) for key, value in (("cpu", cpu), ("memory", memory)) if value is not None}
+    # A request above the chart's default limit raises the limit with it (a limit below the request is invalid).
+    limits = {key: value for key, value in requests.items() if parse_quantity(value) > parse_quantity(DEFAULT_LIMITS[key])}
     return {"requests": requests, **({"limits": limits} if limits else {})}
 
 

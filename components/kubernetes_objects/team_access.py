@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from gkecap.components.gke.resource_names import member_issues
+from gkecap.components.issues import InvalidInput
+
 RBAC_GROUP = "rbac.authorization.k8s.io"
 
 # Labels on every object gke-capacity generates, and the team label the ClusterQueue's namespaceSelector uses.
@@ -32,8 +35,8 @@ BATCH_USER_ROLE_SUFFIX = "-batch-user-role"
 _SUBJECT_KINDS = {"user": "User", "group": "Group", "serviceAccount": "User"}
 
 
-class TeamAccessError(ValueError):
-    """A member that is not a principal gke-capacity can bind; the message names it and what is allowed."""
+class TeamAccessError(InvalidInput):
+    """A member that is not a principal gke-capacity can bind; the issue names it and what is allowed."""
 
 
 def team_labels(team: str) -> dict[str, str]:
@@ -56,11 +59,10 @@ def namespace_selector(team: str, namespaces: Iterable[str]) -> dict:
 
 def subject(member: str, where: str = "members") -> dict[str, str]:
     """The RBAC subject of a principal such as ``group:ml@acme.example``; raises TeamAccessError."""
-    kind, sep, name = member.partition(":") if isinstance(member, str) else ("", "", "")
-    if not sep or kind not in _SUBJECT_KINDS or "@" not in name:
-        raise TeamAccessError(
-            f"{where}: {member!r} is not a principal; allowed: user:EMAIL, group:EMAIL or serviceAccount:EMAIL"
-        )
+    issues = member_issues(where, member) if isinstance(member, str) else member_issues(where, repr(member))
+    if issues:
+        raise TeamAccessError(issues)
+    kind, _, name = member.partition(":")
     return {"kind": _SUBJECT_KINDS[kind], "apiGroup": RBAC_GROUP, "name": name}
 
 

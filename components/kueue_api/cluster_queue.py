@@ -62,20 +62,25 @@ class LabelSelector(KueueModel):
     match_expressions: list[LabelSelectorRequirement] | None = None
 
 
+# ClusterQueue preemption policies (CRD enums, KUEUE_VALIDATION R-CQ-22).
+RECLAIM_WITHIN_COHORT_POLICIES = ("Never", "LowerPriority", "Any")
+BORROW_WITHIN_COHORT_POLICIES = ("Never", "LowerPriority")
+WITHIN_CLUSTER_QUEUE_POLICIES = ("Never", "LowerPriority", "LowerOrNewerEqualPriority")
+
+
 class BorrowWithinCohort(KueueModel):
     field_rules = {"policy": "R-CQ-22", "maxPriorityThreshold": "R-SCHEMA-1"}
 
-    policy: Annotated[Literal["Never", "LowerPriority"], OmitEmpty] = "Never"
+    policy: Annotated[Literal[BORROW_WITHIN_COHORT_POLICIES], OmitEmpty] = "Never"  # type: ignore[valid-type]
     max_priority_threshold: Int32 | None = None
 
 
 class ClusterQueuePreemption(KueueModel):
     default_rule = "R-CQ-22"
 
-    reclaim_within_cohort: Annotated[Literal["Never", "LowerPriority", "Any"], OmitEmpty] = "Never"
+    reclaim_within_cohort: Annotated[Literal[RECLAIM_WITHIN_COHORT_POLICIES], OmitEmpty] = "Never"  # type: ignore[valid-type]
     borrow_within_cohort: BorrowWithinCohort = Field(default_factory=BorrowWithinCohort)
-    within_cluster_queue: Annotated[Literal["Never", "LowerPriority", "LowerOrNewerEqualPriority"], OmitEmpty] = \
-        "Never"
+    within_cluster_queue: Annotated[Literal[WITHIN_CLUSTER_QUEUE_POLICIES], OmitEmpty] = "Never"  # type: ignore[valid-type]
 
 
 FungibilityPreference = Literal["BorrowingOverPreemption", "PreemptionOverBorrowing"]

@@ -1,56 +1,21 @@
-"""How the environment spec reports problems: ``SpecIssue``/``SpecError``, YAML paths, and pydantic's
-validation errors rewritten to say which value is wrong and what is allowed."""
+"""How the environment spec reports problems: `SpecError` (an `InvalidInput` of `Issue`s at YAML paths), and
+pydantic's validation errors rewritten to say which value is wrong and what is allowed."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any, Iterable, Mapping, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-# --------------------------------------------------------------------------------------------------------
-# Errors
+from gkecap.components.issues import InvalidInput, Issue, format_path, key_path
+
+SpecIssue = Issue  # one problem of an environment file: its YAML path and what is wrong and allowed
 
 
-@dataclass(frozen=True)
-class SpecIssue:
-    """One problem: the YAML path (camelCase keys, ``[index]``) and what is wrong and allowed."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
-
-
-class SpecError(ValueError):
-    """Every problem of an environment, one line per issue."""
-
-    def __init__(self, issues: Iterable[SpecIssue]):
-        self.issues: list[SpecIssue] = list(issues)
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(str(issue) for issue in self.issues)
-
-
-# --------------------------------------------------------------------------------------------------------
-# Paths, and pydantic errors -> SpecIssue
-
-
-def format_path(loc: Iterable[Any]) -> str:
-    """('nodePools', 1, 'tpuTopology') -> 'nodePools[1].tpuTopology'; odd keys as ['key']."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif re.fullmatch(r"[A-Za-z0-9_:-]+", str(part)):
-            text += f".{part}" if text else str(part)
-        else:
-            text += f"[{str(part)!r}]"
-    return text
+class SpecError(InvalidInput):
+    """Every problem of an environment file, one line per issue (`path: message`)."""
 
 
 def translate_validation_error(
@@ -100,6 +65,8 @@ def _message(error: Mapping[str, Any], root: type[BaseModel], loc: tuple[Any, ..
         return f"expected a mapping{keys}; got {show(value)}"
     if kind in ("datetime_type", "datetime_parsing", "datetime_from_date_parsing", "datetime_object_invalid"):
         return f"{show(value)} is not a timestamp; write ISO 8601 in UTC, e.g. 2026-12-07T00:00:00Z"
+    if kind == "string_too_long":
+        return f"has {len(value)} characters; at most {ctx.get('max_length')}"
     if kind == "too_short":
         return f"must have at least {ctx.get('min_length')} item(s)"
     if kind == "too_long":
@@ -200,8 +167,3 @@ def in_file_order(issues: list[SpecIssue]) -> list[SpecIssue]:
         return (_SECTION_ORDER.get(match.group(1), len(_SECTION_ORDER)), index)
 
     return sorted(issues, key=key)
-
-
-def key_path(path: str, key: str) -> str:
-    """A mapping key appended to a path: .key, or ['key'] when it has dots, slashes or spaces."""
-    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z0-9_:-]+", key) else f"{path}[{key!r}]"

@@ -1,4 +1,4 @@
-"""The offline engine: run a Python Pulumi program on mocks and record every resource it registers.
+"""The offline engine: run Python Pulumi code on mocks and record every resource it registers.
 
 `run_program` does what `pulumi preview` does for the program side, without the CLI or a cloud:
 it configures the Python SDK with the recording monitor (gkecap.engine.recording_monitor) and the mocked
@@ -8,11 +8,15 @@ provider answers (gkecap.engine.mocks), hands the program its stack config exact
 registration, apply and output before returning; the engine first waits for them itself, in one pass,
 see `_settle`), and returns the records in registration order.
 
+`run_callable` is that run for any Python callable (the one both `run_program` and the component tests'
+`pulumi_run` fixture use): a fresh context (the SDK keeps its settings in context variables), its own
+event loop and worker threads, the callable inside the root stack, one wait for everything it started,
+and every task still pending cancelled afterwards, so one process can run one after another.
+
 An exception in the program (a `SpecError` from `gkecap.components.spec`, a typo, a failed invoke) is raised
 as `ProgramFailed` carrying the original exception; nothing of the half-run program is returned.
-Each run uses its own context (the SDK keeps its settings in context variables), its own event loop
-and its own worker threads, and forgets the program's own modules afterwards, so one process can run
-programs one after another.
+`run_program` also runs the program in its project directory and forgets the program's own modules
+afterwards.
 """
 
 from __future__ import annotations
@@ -20,13 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import inspect
 import logging
 import os
 import runpy
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,8 +93,8 @@ class EngineRun:
         return root.outputs if root is not None else {}
 
 
-class _RecordingEngine(MockEngine):
-    """Collects what the program and the SDK log (`pulumi.log.*`) instead of printing it."""
+class RecordingEngine(MockEngine):
+    """Collects what the code and the SDK log (`pulumi.log.*`) in `entries` instead of printing it."""
 
     def __init__(self) -> None:
         super().__init__(logging.getLogger("gkecap.engine.program"))
@@ -116,9 +121,27 @@ def run_program(
     started = time.perf_counter()
     mocks = mocks or mocks_for_config(config.values)
     monitor = RecordingMonitor(mocks, program.project, stack, on_record=on_record)
-    engine = _RecordingEngine()
-    context = contextvars.Context()  # fresh SDK settings, config and root resource for this run
-    context.run(_run_in_context, program, stack, config, monitor, engine, preview, organization, workers)
+    engine = RecordingEngine()
+    previous_cwd = Path.cwd()
+    modules_before = set(sys.modules)
+    try:
+        os.chdir(program.project_dir)  # the CLI runs a program in its project directory
+        run_callable(
+            lambda: _run_entry(program.entry),
+            monitor,
+            engine,
+            config=config.runtime,
+            secret_keys=config.secret_keys,
+            preview=preview,
+            organization=organization,
+            root_directory=program.project_dir,
+            workers=workers,
+        )
+    except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
+        raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
+    finally:
+        os.chdir(previous_cwd)
+        _forget_program_modules(program, modules_before)
     return EngineRun(
         program=program,
         stack=stack,
@@ -130,57 +153,76 @@ def run_program(
     )
 
 
-def _run_in_context(
-    program: Program,
-    stack: str,
-    config: StackConfig,
+def run_callable(
+    fn: Callable[[], Any],
     monitor: RecordingMonitor,
-    engine: _RecordingEngine,
-    preview: bool,
-    organization: str,
+    engine: MockEngine,
+    *,
+    config: Mapping[str, str] | None = None,
+    secret_keys: Iterable[str] = (),
+    preview: bool = False,
+    organization: str = "organization",
+    root_directory: Path | None = None,
+    workers: int | None = None,
+) -> None:
+    """Call `fn` inside the root stack of `monitor.project`/`monitor.stack`, and wait for what it started.
+
+    The SDK is configured in a fresh context with `monitor` (registrations, invokes) and `engine` (logs),
+    and the stack `config` (`{"project:key": value}`, `secret_keys` among them). Whatever `fn` raises, or
+    the SDK raises for a registration or apply that failed, is raised here as is.
+    """
+    settings = {
+        "project": monitor.project,
+        "stack": monitor.stack,
+        "monitor": monitor,
+        "engine": engine,
+        "dry_run": preview,
+        "organization": organization,
+        "root_directory": str(root_directory) if root_directory is not None else None,
+    }
+    # Fresh SDK settings, config and root resource for this run (the SDK's Settings are context variables,
+    # set when the Settings object is made: it is made inside the new context).
+    contextvars.Context().run(_run_in_context, fn, settings, dict(config or {}), list(secret_keys), workers)
+
+
+def _run_in_context(
+    fn: Callable[[], Any],
+    settings: dict[str, Any],
+    config: dict[str, str],
+    secret_keys: list[str],
     workers: int | None,
 ) -> None:
     runtime_settings.ROOT.set(None)
-    settings = pulumi.runtime.Settings(
-        project=program.project,
-        stack=stack,
-        monitor=monitor,
-        engine=engine,
-        dry_run=preview,
-        organization=organization,
-        root_directory=str(program.project_dir),
-    )
-    pulumi.runtime.configure(settings)
-    pulumi.runtime.set_all_config(dict(config.runtime), list(config.secret_keys))
+    pulumi.runtime.configure(pulumi.runtime.Settings(**settings))
+    pulumi.runtime.set_all_config(config, secret_keys)
 
     loop = asyncio.new_event_loop()
-    # A program that raises leaves futures whose exception nobody reads; asyncio would format them from a
+    # Code that raises leaves futures whose exception nobody reads; asyncio would format them from a
     # finalizer at a later garbage collection (CPython 3.11.7 can then fail an unrelated `ast` parse with
-    # "AST constructor recursion depth mismatch"). The exception itself reaches ProgramFailed.
+    # "AST constructor recursion depth mismatch"). The exception itself reaches the caller.
     loop.set_exception_handler(lambda _loop, _context: None)
     # The SDK sends every registration through the loop's default executor, as under the CLI.
     executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="gkecap-sdk")
     loop.set_default_executor(executor)
-    previous_cwd = Path.cwd()
-    modules_before = set(sys.modules)
     asyncio.set_event_loop(loop)
     try:
-        os.chdir(program.project_dir)  # the CLI runs a program in its project directory
-        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: _run_entry_then_settle(program.entry)))
-    except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
-        raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
+        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: _call_then_settle(fn)))
     finally:
         _cancel_pending(loop)
         loop.close()
         asyncio.set_event_loop(None)
         executor.shutdown(wait=True)
-        os.chdir(previous_cwd)
-        _forget_program_modules(program, modules_before)
 
 
-def _run_entry_then_settle(entry: Path) -> Any:
-    _run_entry(entry)
-    return _settle()
+def _call_then_settle(fn: Callable[[], Any]) -> Any:
+    result = fn()
+
+    async def settle() -> None:
+        if inspect.isawaitable(result):
+            await result  # as run_in_stack would
+        await _settle()
+
+    return settle()
 
 
 async def _settle() -> None:
@@ -201,12 +243,6 @@ async def _settle() -> None:
         await asyncio.wait(pending)  # ALL_COMPLETED; a failure stays in its task for the SDK to raise
 
 
-def _run_entry(entry: Path) -> None:
-    # As the language host: a program directory runs its __main__.py with the directory on sys.path.
-    target = entry.parent if entry.name == "__main__.py" else entry
-    runpy.run_path(str(target), run_name="__main__")
-
-
 def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
     pending = asyncio.all_tasks(loop)
     for task in pending:
@@ -214,6 +250,12 @@ def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
     for task in pending:
         with contextlib.suppress(BaseException):
             loop.run_until_complete(task)
+
+
+def _run_entry(entry: Path) -> None:
+    # As the language host: a program directory runs its __main__.py with the directory on sys.path.
+    target = entry.parent if entry.name == "__main__.py" else entry
+    runpy.run_path(str(target), run_name="__main__")
 
 
 def _forget_program_modules(program: Program, before: set[str]) -> None:

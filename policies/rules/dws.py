@@ -16,7 +16,7 @@ from gkecap.components.catalog import (
     supported_capacity_models,
 )
 from gkecap.components.kueue_api import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
-from gkecap.components.gke.node_pools import MAX_RUN_DURATION_SECONDS  # 7 days. FACTS B.3 [S16, S17]; B.4
+from gkecap.components.gke import MAX_RUN_DURATION_SECONDS  # 7 days. FACTS B.3 [S16, S17]; B.4
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, duration_seconds, known_bool, known_int, known_str
 from gkecap.policies.rules.kueue_props import objects_of

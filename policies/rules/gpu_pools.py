@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gkecap.components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
-from gkecap.components.gke.node_pools import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
+from gkecap.components.gke import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import known_int, known_str
 from gkecap.policies.rules.node_pool_props import PoolView, node_pools

@@ -34,7 +34,7 @@ from gkecap.components.catalog import (
     normalize_topology,
     tpu_family_of,
 )
-from gkecap.components.gke.node_pools import OVERCOMMIT_WARNS  # the environment spec's rule (gkecap.components.spec.checks)
+from gkecap.components.gke import OVERCOMMIT_WARNS  # the environment spec's rule (gkecap.components.spec.checks)
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, has_unknown, known_int, known_str
 from gkecap.policies.rules.kueue_props import (

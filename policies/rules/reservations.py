@@ -23,7 +23,7 @@ from gkecap.components.catalog import (
     tpu_machine,
     tpu_machine_types,
 )
-from gkecap.components.gke.node_pools import RESERVATION_NAME_KEY  # targets a reservation by name. FACTS B.4 [S3, S4]
+from gkecap.components.gke import RESERVATION_NAME_KEY  # targets a reservation by name. FACTS B.4 [S3, S4]
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, known_int, known_list, known_str
 from gkecap.policies.rules.node_pool_props import (
@@ -82,9 +82,9 @@ def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]
         # calendar-reservation-ended's advisory.
         submitted = props.get("planningStatus") == SUBMITTED
         for problem in calendar_window.check_window(start, end, now=now, kind=kind or "gpu", submitted=submitted):
-            if problem.field == "start" and kind is None:
+            if problem.path == "start" and kind is None:
                 continue
-            problems.append((_WINDOW_FIELDS[problem.field], problem.message))
+            problems.append((_WINDOW_FIELDS[problem.path], problem.message))
     elif start_text is not None and start is None:
         problems.append(("timeWindow.startTime", f"{start_text!r} is not an RFC 3339 time with a zone"))
 

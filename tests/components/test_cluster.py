@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pulumi
 import pytest
 
-from gkecap.components.cluster import GkeCluster, GkeClusterError, initial_version
+from gkecap.components.cluster import GkeCluster, initial_version
+from testkit.input_errors import lines
 
 CLUSTER = "gcp:container/cluster:Cluster"
 NODE_POOL = "gcp:container/nodePool:NodePool"
@@ -92,9 +94,9 @@ def test_cluster_name_can_differ_from_the_component_name(pulumi_run):
 
 def errors_of(pulumi_run, args):
     def program():
-        with pytest.raises(GkeClusterError) as raised:
+        with pytest.raises(pulumi.InputPropertiesError) as raised:
             GkeCluster("ml", args)
-        errors.extend(str(raised.value).splitlines())
+        errors.extend(lines(raised.value))
 
     errors: list[str] = []
     run = pulumi_run(program)
@@ -105,22 +107,22 @@ def errors_of(pulumi_run, args):
 def test_version_below_the_dws_floor_is_rejected(pulumi_run):
     assert errors_of(pulumi_run, {"location": "us-east5", "create": True, "service_account": SA,
                                   "min_master_version": "1.31.5-gke.1000000"}) == [
-        "GkeCluster 'ml': minMasterVersion: 1.31.5-gke.1000000 is older than 1.32.2-gke.1652000, the first GKE "
-        "version with flex-start for GPUs (TPUs need 1.33.0-gke.1712000)"]
+        "minMasterVersion: '1.31.5-gke.1000000' is older than 1.32.2-gke.1652000, the minimum for flex-start GPU "
+        "pools, the earliest DWS capacity model; allowed: 1.32.2-gke.1652000 or later"]
 
 
 def test_creating_needs_a_dedicated_service_account(pulumi_run):
     assert errors_of(pulumi_run, {"location": "us-east5", "create": True}) == [
-        "GkeCluster 'ml': serviceAccount: is required to create a cluster: the system nodes' dedicated service account"]
+        "serviceAccount: is required: the email of a dedicated node service account"]
     (error,) = errors_of(pulumi_run, {"location": "us-east5", "create": True,
                                       "service_account": "1234-compute@developer.gserviceaccount.com"})
-    assert "default Compute Engine service account" in error
+    assert "Compute Engine default service account" in error
 
 
 def test_unknown_release_channel(pulumi_run):
     assert errors_of(pulumi_run, {"location": "us-east5", "create": True, "service_account": SA,
                                   "release_channel": "FAST"}) == [
-        "GkeCluster 'ml': releaseChannel: 'FAST' is not allowed; allowed: RAPID, REGULAR, STABLE, EXTENDED"]
+        "releaseChannel: 'FAST' is not allowed; allowed: RAPID, REGULAR, STABLE, EXTENDED"]
 
 
 def test_initial_version_prefers_the_channel_default_at_or_above_the_floor():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gkecap.components.environment import Environment, node_account_id
-from gkecap.components.spec import SpecError
+import pulumi
 from testkit.kueue_specs import PROJECT, with_kueue
 from testkit.spec_data import dev, prod
 
@@ -129,11 +129,11 @@ def test_an_invalid_environment_registers_nothing(pulumi_run):
     def program():
         try:
             Environment("env", {"environment": env, "project": PROJECT})
-        except SpecError as err:
+        except pulumi.InputPropertiesError as err:
             errors.append(err)
 
     registered = pulumi_run(program)
-    assert errors and "teams[0].quota.no-such-pool" in str(errors[0])
+    assert errors and "environment.teams[0].quota.no-such-pool" in [d["property_path"] for d in errors[0].errors]
     assert [r.type for r in registered.records] == ["pulumi:pulumi:Stack"]
 
 

@@ -2,7 +2,7 @@
 
 import pulumi
 
-from gkecap.components._outputs import known
+from gkecap.components._support import known
 
 VALUE = {"team-a": {"clusterQueue": "team-a", "namespaces": ["a", "a-dev"], "cohort": None}, "flavors": ["h100", "v6e"]}
 

@@ -6,7 +6,6 @@ import pulumi
 import pytest
 
 from gkecap.components.kueue import KueueInstall, KueueObjects
-from gkecap.components.kubernetes_objects.kueue_chart import KueueChartError
 from testkit.kueue_specs import objects_of
 from testkit.spec_data import dev, prod
 
@@ -44,7 +43,7 @@ def test_a_bad_install_setting_registers_nothing(pulumi_run):
     def program():
         try:
             _install(version="latest")
-        except KueueChartError as err:
+        except pulumi.InputPropertiesError as err:
             created.append(str(err))
 
     registered = pulumi_run(program)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pulumi
 import pytest
 
-from gkecap.components.reservation import CalendarReservation, CalendarReservationError
+from gkecap.components.reservation import CalendarReservation
+from testkit.input_errors import lines
 
 FUTURE_RESERVATION = "gcp:compute/futureReservation:FutureReservation"
 
@@ -114,9 +116,9 @@ def test_date_only_start_means_midnight_utc(pulumi_run):
 
 def problems_of(pulumi_run, args, name="dec-run"):
     def program():
-        with pytest.raises(CalendarReservationError) as raised:
+        with pytest.raises(pulumi.InputPropertiesError) as raised:
             CalendarReservation(name, args)
-        problems.extend(str(raised.value).splitlines())
+        problems.extend(lines(raised.value))
 
     problems: list[str] = []
     run = pulumi_run(program)
@@ -126,12 +128,12 @@ def problems_of(pulumi_run, args, name="dec-run"):
 
 def test_window_longer_than_90_days(pulumi_run):
     assert problems_of(pulumi_run, gpu_args(days=91)) == [
-        "CalendarReservation 'dec-run': days: 91 is outside the calendar-mode duration; allowed: 1 to 90 days"]
+        "days: 91 is outside the calendar-mode duration; allowed: 1 to 90 days"]
 
 
 def test_start_in_the_past(pulumi_run):
     (problem,) = problems_of(pulumi_run, gpu_args(start=text(day(-1))))
-    assert problem.startswith(f"CalendarReservation 'dec-run': start: {text(day(-1))} is not in the future")
+    assert problem.startswith(f"start: {text(day(-1))} is not in the future")
 
 
 def test_gpu_start_beyond_the_advance_window(pulumi_run):
@@ -146,30 +148,30 @@ def test_tpu_may_start_further_ahead_than_gpu(pulumi_run):
 
 def test_tpu_chip_count_must_be_an_allowed_size(pulumi_run):
     assert problems_of(pulumi_run, tpu_args(count=12), name="tpu-run") == [
-        "CalendarReservation 'tpu-run': count: 12 chips is not a calendar-mode TPU chip count; allowed: "
+        "count: 12 chips is not a calendar-mode TPU chip count; allowed: "
         "1, 4, 8, 16, 32, 64, 128, 256, 512, 1024"]
 
 
 def test_gpu_vm_count_limit(pulumi_run):
     assert problems_of(pulumi_run, gpu_args(count=81)) == [
-        "CalendarReservation 'dec-run': count: 81 VMs is outside the calendar-mode range for a3-highgpu-8g; "
+        "count: 81 VMs is outside the calendar-mode range for a3-highgpu-8g; "
         "allowed: 1 to 80 VMs"]
 
 
 def test_machine_type_not_offered_in_calendar_mode(pulumi_run):
     (problem,) = problems_of(pulumi_run, gpu_args(machine_type="a2-highgpu-8g"))
-    assert problem.startswith("CalendarReservation 'dec-run': machineType: a2-highgpu-8g cannot be reserved in calendar")
+    assert problem.startswith("machineType: a2-highgpu-8g cannot be reserved in calendar")
 
 
 def test_all_problems_are_reported_together(pulumi_run):
     problems = problems_of(pulumi_run, gpu_args(days=0, count=0, workload_type="BATCH", start="2026-12-07T00:00:00"))
-    assert [p.split(": ")[1] for p in problems] == ["start", "days", "count", "workloadType"]
+    assert [p.split(": ")[0] for p in problems] == ["start", "days", "count", "workloadType"]
     assert "has no time zone; write it in UTC" in problems[0]
 
 
 def test_workload_type_is_for_tpu_only(pulumi_run):
     assert problems_of(pulumi_run, gpu_args(workload_type="BATCH")) == [
-        "CalendarReservation 'dec-run': workloadType: applies to TPU reservations only; GPU reservations reserve VMs"]
+        "workloadType: applies to TPU reservations only; GPU reservations reserve VMs"]
 
 
 def test_submitted_reservation_whose_window_is_running_is_kept_quietly(pulumi_run):
@@ -191,4 +193,4 @@ def test_draft_whose_start_passed_is_refused(pulumi_run):
 
 def test_invalid_reservation_name(pulumi_run):
     (problem,) = problems_of(pulumi_run, gpu_args(reservation_name="Dec_Run"))
-    assert problem.startswith("CalendarReservation 'dec-run': reservationName: 'Dec_Run' is not a Compute Engine")
+    assert problem.startswith("reservationName: 'Dec_Run' is not a reservation name")

@@ -74,7 +74,7 @@ def test_prod_has_multi_host_v6e_slices(prod):
     _, model = prod
     (tpu,) = [p for p in model.pools if p.kind == "tpu"]
     assert tpu.multi_host and tpu.family == "v6e" and tpu.slices >= 2
-    assert [n.max_nodes for n in tpu.node_pools] == [tpu.vms_per_slice] * tpu.slices
+    assert [n.autoscaling.total_max_node_count for n in tpu.node_pools] == [tpu.vms_per_slice] * tpu.slices
 
 
 def test_prod_calendar_reservation_is_a_two_week_a3_run_consumed_by_a_pool(prod):

@@ -9,7 +9,7 @@ from gkecap.components.catalog import gpu_machine_types, tpu_machine_types
 
 
 def fields(problems):
-    return [p.field for p in problems]
+    return [p.path for p in problems]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
 
 def fields(problems):
-    return [p.field for p in problems]
+    return [p.path for p in problems]
 
 
 def test_a_valid_gpu_request_has_no_problems():
@@ -46,7 +46,7 @@ def test_tpu_advance_window_is_120_days():
 def test_window_shorter_than_a_day():
     start = NOW + timedelta(days=1)
     problems = cw.check_window(start, start + timedelta(hours=12), now=NOW, kind="gpu")
-    assert [(p.field, p.message) for p in problems] == [("days", "the window lasts 0.5 days; allowed: 1 to 90 days")]
+    assert [(p.path, p.message) for p in problems] == [("days", "the window lasts 0.5 days; allowed: 1 to 90 days")]
 
 
 def test_window_longer_than_90_days():
@@ -139,7 +139,7 @@ def test_window_phases():
 def test_draft_whose_start_passed_is_a_start_passed_problem_naming_the_fix():
     start = NOW - timedelta(days=3)
     [problem] = cw.check_window(start, start + timedelta(days=7), now=NOW, kind="gpu")
-    assert (problem.field, problem.rule) == ("start", "start-passed")
+    assert (problem.path, problem.rule) == ("start", "start-passed")
     assert problem.message.endswith("move the window to start between 2026-11-22T12:00:00Z and 2027-01-21T12:00:00Z")
 
 
@@ -165,7 +165,7 @@ def test_ended_notice_only_for_a_submitted_request_whose_window_ended():
     start = NOW - timedelta(days=10)
     end = start + timedelta(days=7)
     notice = cw.ended_notice(start, end, now=NOW, submitted=True)
-    assert notice is not None and (notice.field, notice.rule) == ("start", "window-ended")
+    assert notice is not None and (notice.path, notice.rule) == ("start", "window-ended")
     assert "ended at 2026-11-19T12:00:00Z" in notice.message and "its pools consume nothing" in notice.message
     assert cw.ended_notice(start, end, now=NOW, submitted=False) is None  # a draft: check_window's error
     assert cw.ended_notice(start, start + timedelta(days=14), now=NOW, submitted=True) is None  # still running
@@ -183,7 +183,7 @@ def test_start_rules_by_phase(kind, offset, days, submitted):
     end = cw.window_end(start, days)
     problems = cw.check_window(start, end, now=NOW, kind=kind, submitted=submitted)
     phase = cw.window_phase(start, end, NOW)
-    start_rules = {p.rule for p in problems if p.field == "start"}
+    start_rules = {p.rule for p in problems if p.path == "start"}
     if phase == "upcoming":
         too_far = offset > cw.advance_days(kind) * 24 * 3600
         assert start_rules == ({"start-too-far"} if too_far else set())

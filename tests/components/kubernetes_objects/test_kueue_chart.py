@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+
+from gkecap.components.issues import InvalidInput
 import yaml
 
 from gkecap.components.kubernetes_objects.kueue_chart import (
     KUEUE_CHART,
-    KueueChartError,
     chart_values,
     chart_version,
     manager_config,
@@ -22,14 +23,14 @@ def test_chart_is_the_official_oci_chart():
     assert KUEUE_CHART == "oci://registry.k8s.io/kueue/charts/kueue"
 
 
-@pytest.mark.parametrize(("release", "chart"), [("v0.19.2", "0.19.2"), ("v0.14.8", "0.14.8"), ("0.20.0", "0.20.0")])
+@pytest.mark.parametrize(("release", "chart"), [("v0.19.2", "0.19.2"), ("v0.14.8", "0.14.8"), ("v0.20.0-rc.1", "0.20.0-rc.1")])
 def test_chart_version_is_the_release_without_the_v(release, chart):
     assert chart_version(release) == chart
 
 
-@pytest.mark.parametrize("release", ["latest", "v0.19", "", "v1.x.0"])
+@pytest.mark.parametrize("release", ["latest", "v0.19", "", "v1.x.0", "0.20.0", "v٠.١٩.٢"])
 def test_a_release_that_is_not_a_version_is_refused(release):
-    with pytest.raises(KueueChartError, match="is not a Kueue release"):
+    with pytest.raises(InvalidInput, match="is not a Kueue release"):
         chart_version(release)
 
 
@@ -69,5 +70,5 @@ def test_manager_requests_above_the_chart_limits_raise_the_limits():
 
 @pytest.mark.parametrize(("cpu", "memory", "field"), [("lots", None, "cpu"), (None, "0", "memory")])
 def test_a_bad_manager_quantity_is_refused_with_its_field(cpu, memory, field):
-    with pytest.raises(KueueChartError, match=f"managerResources.{field}"):
+    with pytest.raises(InvalidInput, match=f"managerResources.{field}"):
         chart_values(manager_cpu=cpu, manager_memory=memory)

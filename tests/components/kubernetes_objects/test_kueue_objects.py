@@ -9,7 +9,7 @@ import dataclasses
 import kubernetes_validate
 import pytest
 
-from gkecap.components.gke import node_pools as node_settings
+import gkecap.components.gke as node_settings
 from gkecap.components.catalog import GKE_ACCELERATOR_LABEL, GKE_TPU_ACCELERATOR_LABEL, GKE_TPU_TOPOLOGY_LABEL
 from gkecap.components.kueue_api import validate_kueue_object
 from gkecap.components.kubernetes_objects.kueue_chart import BATCH_USER_ROLE

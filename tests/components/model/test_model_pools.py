@@ -6,13 +6,18 @@ import json
 from datetime import datetime, timezone
 
 from gkecap.components.model import POOL_LABEL, derive
-from gkecap.components.gke.node_pools import CAPACITY_LABEL, PoolRequest, ReservationTarget, node_pool_settings
+from gkecap.components.gke import CAPACITY_LABEL
 from gkecap.components.spec import load_environment
 from testkit.spec_data import NOW, dev, prod
 
 
 def model_of(env):
     return derive(load_environment(env, now=NOW))
+
+
+def sizes(node_pool):
+    """(name, total min nodes, total max nodes) of one GKE node pool."""
+    return node_pool.name, node_pool.autoscaling.total_min_node_count, node_pool.autoscaling.total_max_node_count
 
 
 def test_gpu_pool_is_one_node_pool_up_to_max_nodes():
@@ -22,7 +27,7 @@ def test_gpu_pool_is_one_node_pool_up_to_max_nodes():
     assert pool.accelerator_label_key == "cloud.google.com/gke-accelerator"
     assert pool.resource_name == "nvidia.com/gpu"
     assert pool.accelerators_per_node == 8
-    assert [(n.name, n.min_nodes, n.max_nodes, n.accelerators) for n in pool.node_pools] == [("h100-dws", 0, 2, 16)]
+    assert [(*sizes(n), n.max_accelerators) for n in pool.node_pools] == [("h100-dws", 0, 2, 16)]
     assert pool.capacity_accelerators == 16
     assert pool.max_run_duration == 604800
     assert pool.gpu_driver_version == "LATEST"
@@ -35,17 +40,17 @@ def test_gpu_driver_version_defaults_to_default():
 def test_min_nodes_carry_into_the_node_pool():
     env = prod()
     env["nodePools"][3]["minNodes"] = 2
-    assert model_of(env).pool("l4-spot").node_pools[0].min_nodes == 2
+    assert model_of(env).pool("l4-spot").node_pools[0].autoscaling.total_min_node_count == 2
 
 
 def test_multi_host_tpu_pool_is_one_node_pool_per_slice():
     pool = model_of(prod()).pool("v6e-16")
     assert pool.multi_host and pool.vms_per_slice == 4 and pool.chips_per_slice == 16
-    assert [(n.name, n.min_nodes, n.max_nodes, n.slice_index) for n in pool.node_pools] == [
+    assert [(*sizes(n), n.slice_index) for n in pool.node_pools] == [
         ("v6e-16-s0", 0, 4, 0),
         ("v6e-16-s1", 0, 4, 1),
     ]
-    assert {(n.placement, n.tpu_topology) for n in pool.node_pools} == {("COMPACT", "4x4")}
+    assert {(n.placement.type, n.placement.tpu_topology) for n in pool.node_pools} == {("COMPACT", "4x4")}
     assert pool.capacity_accelerators == 32
     assert pool.max_nodes == 8
 
@@ -62,7 +67,7 @@ def test_single_multi_host_slice_is_named_like_the_pool():
 def test_single_host_tpu_pool_scales_to_slices_nodes():
     pool = model_of(dev()).pool("v6e-4")
     assert not pool.multi_host
-    assert [(n.name, n.max_nodes, n.placement, n.tpu_topology) for n in pool.node_pools] == [("v6e-4", 2, None, None)]
+    assert [(*sizes(n), n.placement) for n in pool.node_pools] == [("v6e-4", 0, 2, None)]
     assert pool.capacity_accelerators == 8
     assert pool.node_selector == {
         "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
@@ -84,7 +89,8 @@ def test_tpu7x_multi_host_uses_a_workload_policy():
     )
     pool = model_of(env).pool("ironwood")
     (node_pool,) = pool.node_pools
-    assert (node_pool.workload_policy, node_pool.tpu_topology, node_pool.max_nodes) == ("HIGH_THROUGHPUT", None, 2)
+    placement = node_pool.placement
+    assert (placement.workload_policy, placement.tpu_topology, sizes(node_pool)[2]) == ("HIGH_THROUGHPUT", None, 2)
 
 
 def test_calendar_pool_defaults_to_the_whole_reservation_and_its_zone():
@@ -144,60 +150,6 @@ def test_node_labels_and_selector_identify_the_pool():
     pool = model_of(env).pool("l4-spot")
     assert pool.node_labels == {"tier": "inference", POOL_LABEL: "l4-spot", CAPACITY_LABEL: "spot"}
     assert pool.node_selector == {"cloud.google.com/gke-accelerator": "nvidia-l4", POOL_LABEL: "l4-spot"}
-
-
-def test_node_pool_plans_match_what_node_settings_builds():
-    # The model describes the node pools AcceleratorNodePool creates (gkecap.components.gke.node_pools).
-    env = prod()
-    env["nodePools"].append(
-        {
-            "name": "ironwood",
-            "machineType": "tpu7x-standard-4t",
-            "tpuTopology": "2x2x2",
-            "capacity": "on-demand",
-            "zones": ["us-east5-a"],
-            "slices": 2,
-        }
-    )
-    env["nodePools"].append(
-        {"name": "v6e-one", "machineType": "ct6e-standard-4t", "tpuTopology": "2x2", "capacity": "spot", "slices": 3,
-         "taints": [{"key": "acme.example/tpu-team", "value": "llm"}], "diskType": "hyperdisk-balanced",
-         "diskSizeGb": 500}
-    )
-    env["nodePools"][0]["taints"] = [{"key": "acme.example/dedicated", "value": "training", "effect": "NO_EXECUTE"}]
-    model = model_of(env)
-    for pool in model.pools:
-        request = PoolRequest(
-            name=pool.name,
-            machine_type=pool.machine_type,
-            capacity=pool.capacity,
-            zones=pool.zones,
-            max_nodes=pool.max_nodes if pool.kind == "gpu" else None,
-            min_nodes=pool.min_nodes,
-            tpu_topology=pool.tpu_topology,
-            slices=pool.slices,
-            reservation=ReservationTarget(pool.reservation_name) if pool.reservation_name else None,
-            labels=pool.labels,
-            taints=pool.taints,
-            disk_size_gb=pool.disk_size_gb,
-            disk_type=pool.disk_type,
-        )
-        built = node_pool_settings(request)
-        assert [(n.name, n.autoscaling.total_min_node_count, n.autoscaling.total_max_node_count) for n in built] == [
-            (n.name, n.min_nodes, n.max_nodes) for n in pool.node_pools
-        ]
-        assert built[0].labels == pool.node_labels
-        assert all(b.taints == pool.node_taints for b in built)
-        assert all((b.disk_size_gb, b.disk_type) == (pool.disk_size_gb, pool.disk_type) for b in built)
-        placements = [
-            (
-                (b.placement.type, b.placement.tpu_topology, b.placement.workload_policy)
-                if b.placement
-                else (None, None, None)
-            )
-            for b in built
-        ]
-        assert placements == [(n.placement, n.tpu_topology, n.workload_policy) for n in pool.node_pools]
 
 
 def test_node_resources_come_from_the_catalog():

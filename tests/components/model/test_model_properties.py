@@ -177,17 +177,17 @@ def test_random_valid_environments_load_and_derive(env):
 def test_node_pools_add_up_to_the_pool(env):
     model = derive(load_environment(env, now=NOW))
     for pool in model.pools:
-        assert sum(n.accelerators for n in pool.node_pools) == pool.capacity_accelerators
-        assert sum(n.max_nodes for n in pool.node_pools) == pool.max_nodes
+        assert sum(n.max_accelerators for n in pool.node_pools) == pool.capacity_accelerators
+        assert sum(n.autoscaling.total_max_node_count for n in pool.node_pools) == pool.max_nodes
         assert pool.capacity_accelerators == pool.max_nodes * pool.accelerators_per_node
         if pool.kind == "tpu":
             assert pool.capacity_accelerators == pool.slices * pool.chips_per_slice
             if pool.multi_host:
                 assert len(pool.node_pools) == pool.slices
-                assert {n.max_nodes for n in pool.node_pools} == {pool.vms_per_slice}
-                assert {n.placement for n in pool.node_pools} == {"COMPACT"}
+                assert {n.autoscaling.total_max_node_count for n in pool.node_pools} == {pool.vms_per_slice}
+                assert {n.placement.type for n in pool.node_pools} == {"COMPACT"}
             else:
-                assert [n.max_nodes for n in pool.node_pools] == [pool.slices]
+                assert [n.autoscaling.total_max_node_count for n in pool.node_pools] == [pool.slices]
 
 
 @SETTINGS

@@ -65,7 +65,7 @@ def test_release_channel_is_an_enum():
     env["cluster"]["releaseChannel"] = "FAST"
     assert (
         issues(env)["cluster.releaseChannel"]
-        == "'FAST' is not allowed; allowed: RAPID, REGULAR, STABLE, EXTENDED, UNSPECIFIED"
+        == "'FAST' is not allowed; allowed: RAPID, REGULAR, STABLE, EXTENDED"
     )
 
 

@@ -112,7 +112,7 @@ def test_max_nodes_must_be_a_whole_number():
 def test_min_nodes_not_on_flex_pools():
     env = dev()
     pool(env)["minNodes"] = 1
-    assert issues(env)["nodePools[0].minNodes"] == "flex-start pools scale from zero (FACTS B.1); remove minNodes"
+    assert issues(env)["nodePools[0].minNodes"] == "flex-start pools scale from zero (DWS creates nodes for pending work); remove minNodes"
 
 
 def test_min_nodes_at_most_max_nodes():
@@ -345,8 +345,8 @@ def test_taint_key_and_value_syntax():
     env = dev()
     pool(env)["taints"] = [{"key": "bad key", "value": "not ok!"}]
     found = issues(env)
-    assert found["nodePools[0].taints[0].key"].startswith("'bad key' is not a taint key: the name must be")
-    assert found["nodePools[0].taints[0].value"].startswith("'not ok!' is not a taint value; allowed: at most 63")
+    assert found["nodePools[0].taints[0].key"].startswith("'bad key' is not a taint key: name part must consist of")
+    assert found["nodePools[0].taints[0].value"].startswith("'not ok!' is not a taint value: a valid label value must")
 
 
 def test_one_taint_per_key_and_effect():
@@ -359,8 +359,7 @@ def test_one_taint_per_key_and_effect():
     found = issues(env)
     assert list(found) == ["nodePools[0].taints[2]"]
     assert found["nodePools[0].taints[2]"] == (
-        "taint 'dedicated' with effect NO_SCHEDULE is already nodePools[0].taints[0]; a node has one taint per key "
-        "and effect"
+        "taint 'dedicated' with effect NO_SCHEDULE repeats taint 0; a node has one taint per key and effect"
     )
 
 

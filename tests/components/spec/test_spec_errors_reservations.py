@@ -155,7 +155,7 @@ def test_reservation_name_must_be_a_compute_name():
     env = prod()
     reservation(env)["name"] = "9-dec"
     calendar_pool(env)["reservation"] = "9-dec"
-    assert issues(env)["reservations[0].name"].startswith("'9-dec' is not a reservation name; allowed: lowercase")
+    assert issues(env)["reservations[0].name"].startswith("'9-dec' is not a Compute Engine name; allowed: lowercase")
 
 
 def test_reservation_names_are_unique():
@@ -176,7 +176,7 @@ def test_reservation_zone_must_be_in_the_region():
 def test_share_with_must_name_projects():
     env = prod()
     reservation(env)["shareWith"] = ["Not A Project"]
-    assert issues(env)["reservations[0].shareWith[0]"] == "'Not A Project' is not a Google Cloud project ID"
+    assert issues(env)["reservations[0].shareWith[0]"] .startswith("'Not A Project' is not a Google Cloud project ID")
 
 
 def test_share_with_lists_a_project_once():

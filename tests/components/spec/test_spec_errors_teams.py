@@ -92,7 +92,7 @@ def test_team_name_is_a_dns_label():
     env = dev()
     team(env)["name"] = "Vision"
     team(env)["namespaces"] = ["vision"]
-    assert issues(env)["teams[0].name"].startswith("'Vision' is not a valid team name; allowed: a DNS-1123 label")
+    assert issues(env)["teams[0].name"].startswith("'Vision' is not a DNS-1123 label: a lowercase RFC 1123 label")
 
 
 def test_namespace_belongs_to_one_team():
@@ -107,7 +107,7 @@ def test_namespace_belongs_to_one_team():
 def test_namespace_is_a_dns_label():
     env = dev()
     team(env)["namespaces"] = ["vision_ns"]
-    assert issues(env)["teams[0].namespaces[0]"].startswith("'vision_ns' is not a valid namespace")
+    assert issues(env)["teams[0].namespaces[0]"].startswith("'vision_ns' is not a DNS-1123 label")
 
 
 def test_system_namespaces_are_reserved():

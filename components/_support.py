@@ -1,0 +1,49 @@
+"""What the components share at the Pulumi seam: known outputs, plain argument values, and bad-input errors.
+
+* `known(value)`: one Output for a plain value the program already knows (a component's exports).
+  `pulumi.Output.from_input` unwraps a list or dict deeply, making an Output (an asyncio task the runtime
+  tracks and waits for) per element and per key: thousands for the object names of a large organisation.
+* `whole(value)`: over the component-provider wire every number is a double (`4.0`); a whole-valued one is
+  taken back as an int, anything else is left for the checks to reject.
+* `raise_invalid(subject, issues)`: the pure layers' issues as `pulumi.InputPropertiesError` with one
+  (property path, reason) per issue, as pulumi-eks reports bad inputs; raised before anything is registered.
+"""
+
+from typing import Any, Iterable, Mapping, NoReturn, TypeVar
+
+import pulumi
+from pulumi.errors import InputPropertyErrorDetails
+
+from gkecap.components.issues import Issue
+
+T = TypeVar("T")
+
+
+def known(value: T) -> pulumi.Output[T]:
+    """An Output of `value` (plain data, no Outputs inside): known, not secret, no dependencies, as
+    `Output.from_input(value)` would give, but one Output however large the value."""
+    return pulumi.Output.from_input(None).apply(lambda _: value)
+
+
+def whole(value: Any) -> Any:
+    """A whole-valued float as an int (wire doubles); every other value unchanged."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def camel(snake: str) -> str:
+    """`max_run_duration_seconds` -> `maxRunDurationSeconds`: an argument as the schema names it."""
+    head, *rest = snake.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+def raise_invalid(subject: str, issues: Iterable[Issue], renamed: Mapping[str, str] = {}) -> NoReturn:
+    """Raise `pulumi.InputPropertiesError` listing every issue; `renamed` maps a whole path, or a path's first
+    field, to the argument that carries it when the names differ (`maxRunDuration` -> `maxRunDurationSeconds`)."""
+    details: list[InputPropertyErrorDetails] = []
+    for issue in issues:
+        head, sep, rest = issue.path.partition(".")
+        name, bracket, index = head.partition("[")
+        path = renamed.get(issue.path) or renamed.get(name, name) + bracket + index + sep + rest
+        details.append({"property_path": path, "reason": issue.message})
+    lines = "\n".join(f"  {d['property_path']}: {d['reason']}" if d["property_path"] else f"  {d['reason']}" for d in details)
+    raise pulumi.InputPropertiesError(f"{subject} has invalid inputs:\n{lines}", details)

@@ -1,0 +1,93 @@
+"""One accelerator pool as a user declares it (`PoolRequest`), and the facts that sort its capacity models.
+
+The environment file's `nodePools[i]` and `AcceleratorNodePool`'s arguments both become a `PoolRequest`;
+`gke.pool_checks.check_pool_request` judges it and `gke.pool_settings.node_pool_settings` derives the GKE
+node pools from it, so a pool has one set of rules wherever it is declared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from gkecap.components.gke.node_labels import Taint
+
+FLEX_CAPACITIES = frozenset({"flex-start", "queued"})
+RESERVATION_CAPACITIES = frozenset({"calendar", "reservation"})
+# minNodes > 0 keeps paid capacity warm: for reservation, spot and on-demand pools. Flex/queued need total
+# min 0 (FACTS B.2 [S9]); a calendar reservation has no capacity outside its window.
+MIN_NODES_CAPACITIES = frozenset({"reservation", "spot", "on-demand"})
+# Over-committed Kueue quota is a warning where DWS obtains capacity on demand, an error where capacity is
+# fixed; the environment spec checks and the policy pack's quota-capacity rules both judge by it.
+OVERCOMMIT_WARNS = FLEX_CAPACITIES
+
+# Flex-start VMs run at most seven days. FACTS B.3 [S16, S17]; value in whole seconds, "<n>s". FACTS B.2 [S9]
+MAX_RUN_DURATION_SECONDS = 7 * 24 * 3600
+
+GPU_DRIVER_VERSIONS = ("DEFAULT", "LATEST", "INSTALLATION_DISABLED")  # FACTS E [S3]
+DEFAULT_GPU_DRIVER_VERSION = "DEFAULT"
+GPU_SHARING_STRATEGIES = ("TIME_SHARING", "MPS")  # FACTS E [S6 GPUSharingStrategy]
+
+
+@dataclass(frozen=True)
+class ReservationTarget:
+    """The reservation a calendar or reservation pool consumes: a name, and optionally its owner and block."""
+
+    name: str
+    project: str | None = None
+    block: str | None = None
+
+    def affinity_value(self) -> str:
+        return reservation_value(self.name, self.project, self.block)
+
+
+def reservation_value(name: str, project: str | None = None, block: str | None = None) -> str:
+    """The reservation affinity value for a specific reservation (and block).
+
+    Same project: the name (``dec-run``); shared from another project: ``projects/P/reservations/R``;
+    a block appends ``/reservationBlocks/B``. FACTS C [S15]; xpk's reservation paths [S1 capacity.py].
+    """
+    value = f"projects/{project}/reservations/{name}" if project else name
+    return f"{value}/reservationBlocks/{block}" if block else value
+
+
+@dataclass(frozen=True)
+class GpuSharing:
+    strategy: str  # TIME_SHARING | MPS
+    max_shared_clients_per_gpu: int
+
+
+@dataclass(frozen=True)
+class PoolRequest:
+    """One accelerator pool as a user declares it. Unset optional fields are None (not a default), so the
+    checks can tell a setting that does not apply from one left out."""
+
+    name: str
+    machine_type: str
+    capacity: str
+    zones: tuple[str, ...] | None = None
+    max_nodes: int | None = None  # GPU pools (a calendar pool's default, the reservation's VMs, is resolved by the caller)
+    min_nodes: int | None = None  # GPU reservation / spot / on-demand
+    tpu_topology: str | None = None  # TPU pools
+    slices: int | None = None  # TPU pools; default 1
+    reservation: ReservationTarget | None = None
+    max_run_duration_seconds: int | None = None
+    gpu_driver_version: str | None = None
+    gpu_partition_size: str | None = None
+    gpu_sharing: GpuSharing | None = None
+    compact_placement: bool = False  # GPU pools; TPU placement follows from the slice
+    labels: Mapping[str, str] = field(default_factory=dict)
+    taints: tuple[Taint, ...] = ()
+    disk_size_gb: int | None = None
+    disk_type: str | None = None
+
+    @property
+    def slice_count(self) -> int:
+        return self.slices if isinstance(self.slices, int) and self.slices > 0 else 1
+
+
+def node_pool_names(name: str, slice_count: int) -> tuple[str, ...]:
+    """Child (and GKE node pool) names: ``name`` for one pool, ``name-s0 .. name-s<N-1>`` for N slices."""
+    if slice_count == 1:
+        return (name,)
+    return tuple(f"{name}-s{i}" for i in range(slice_count))

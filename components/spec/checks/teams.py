@@ -1,0 +1,141 @@
+"""Cohorts, teams and priority classes: unique names, references (pools, cohorts), cohort cycles, limits that
+need a parent or a cohort, namespaces a team may own, and preemption settings Kueue accepts."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Mapping
+
+from gkecap.components.issues import key_path
+from gkecap.components.spec.checks.context import Findings, listing
+from gkecap.components.spec.models import CohortSpec, TeamSpec
+
+# Namespaces a team must never own (its members get edit rights there): Kubernetes' own, Kueue's, and the
+# prefixes GKE and Managed Prometheus use for their system namespaces. Project convention.
+RESERVED_NAMESPACES = frozenset({"default", "kueue-system"})
+RESERVED_NAMESPACE_PREFIXES = ("kube-", "gke-", "gmp-")
+
+
+def check_cohorts(f: Findings) -> None:
+    seen: dict[str, int] = {}
+    parents: dict[str, str | None] = {}
+    fair_sharing = f.view.kueue.fair_sharing if f.view.kueue is not None else True
+    for index, cohort in f.view.cohorts:
+        path = f"cohorts[{index}]"
+        if not f.unique("cohorts", index, cohort.name, seen, "cohort"):
+            continue
+        parents[cohort.name] = cohort.parent
+        if cohort.weight is not None and not fair_sharing:
+            f.warn(f"{path}.weight", "has no effect while kueue.fairSharing is false")
+        names = f.view.cohort_names
+        if cohort.parent is not None and names is not None and cohort.parent not in names:
+            f.error(f"{path}.parent", f"{cohort.parent!r} is not a declared cohort; declared: {listing(sorted(names))}")
+        _check_pool_keys(f, f"{path}.quota", cohort.quota)
+        _check_cohort_limits(f, path, cohort)
+    _check_cycles(f, parents, seen)
+
+
+def _check_cohort_limits(f: Findings, path: str, cohort: CohortSpec) -> None:
+    """Per-pool borrowingLimit and lendingLimit of a Cohort: only under a parent (KUEUE_VALIDATION R-CO-2: "must
+    be nil when parent is empty"). Unlike a team's, a Cohort's lendingLimit may exceed its own quota (R-CO-2):
+    it lends what its whole subtree holds, so it is not compared with the quota."""
+    for key, limits in (("borrowingLimit", cohort.borrowing_limit), ("lendingLimit", cohort.lending_limit)):
+        _check_pool_keys(f, f"{path}.{key}", limits)
+        if limits and cohort.parent is None:
+            what = "borrows from" if key == "borrowingLimit" else "lends to"
+            f.error(f"{path}.{key}", f"needs a parent: a cohort {what} its parent cohort, and Kueue rejects {key} on a "
+                    "cohort without parent (R-CO-2); set parent or remove it")
+
+
+def _check_cycles(f: Findings, parents: Mapping[str, str | None], index_of: Mapping[str, int]) -> None:
+    state: dict[str, int] = {}  # 1 visiting, 2 done
+    for start in parents:
+        path: list[str] = []
+        node: str | None = start
+        while node is not None and node in parents and state.get(node) != 2:
+            if state.get(node) == 1:
+                loop = path[path.index(node):] + [node]
+                f.error(f"cohorts[{index_of[node]}].parent",
+                        f"cohorts form a cycle ({' -> '.join(loop)}); a cohort cannot be its own ancestor")
+                break
+            state[node] = 1
+            path.append(node)
+            node = parents[node]
+        for visited in path:
+            state[visited] = 2
+
+
+def check_teams(f: Findings) -> None:
+    fair_sharing = f.view.kueue.fair_sharing if f.view.kueue is not None else True
+    seen: dict[str, int] = {}
+    namespace_owner: dict[str, int] = {}
+    for index, team in f.view.teams:
+        path = f"teams[{index}]"
+        f.unique("teams", index, team.name, seen, "team")
+        names = f.view.cohort_names
+        if team.cohort is not None and names is not None and team.cohort not in names:
+            f.error(f"{path}.cohort", f"{team.cohort!r} is not a declared cohort; declared: {listing(sorted(names))}")
+        for key, values in (("quota", team.quota), ("borrowingLimit", team.borrowing_limit),
+                            ("lendingLimit", team.lending_limit)):
+            _check_pool_keys(f, f"{path}.{key}", values)
+        if team.cohort is None:
+            for key, limits in (("borrowingLimit", team.borrowing_limit), ("lendingLimit", team.lending_limit)):
+                if limits:
+                    f.error(f"{path}.{key}", "needs a cohort: borrowing and lending happen between teams of one "
+                            "cohort; set cohort or remove it")
+        for pool, limit in team.lending_limit.items():
+            quota = team.quota.get(pool, 0)
+            if limit > quota:
+                f.error(key_path(f"{path}.lendingLimit", pool),
+                        f"{limit} exceeds the team's quota {quota} on pool {pool!r}; lendingLimit must be at most the quota")
+        if team.weight is not None and not fair_sharing:
+            f.warn(f"{path}.weight", "has no effect while kueue.fairSharing is false")
+        _check_namespaces(f, index, team, namespace_owner)
+        _check_preemption(f, index, team, fair_sharing)
+
+
+def _check_namespaces(f: Findings, index: int, team: TeamSpec, owner: dict[str, int]) -> None:
+    for ns_index, namespace in enumerate(team.namespaces or []):
+        path = f"teams[{index}].namespaces[{ns_index}]"
+        if namespace in RESERVED_NAMESPACES or namespace.startswith(RESERVED_NAMESPACE_PREFIXES):
+            f.error(path, f"{namespace!r} is reserved for the cluster, GKE or Kueue; a team namespace cannot be "
+                    f"default, kueue-system or start with {', '.join(RESERVED_NAMESPACE_PREFIXES)}")
+        other = owner.get(namespace)
+        if other is not None and other != index:
+            f.error(path, f"{namespace!r} already belongs to teams[{other}]; a namespace belongs to one team only")
+        elif other == index:
+            f.error(path, f"{namespace!r} is listed twice")
+        else:
+            owner[namespace] = index
+
+
+def _check_preemption(f: Findings, index: int, team: TeamSpec, fair_sharing: bool) -> None:
+    preemption = team.preemption
+    path = f"teams[{index}].preemption"
+    if preemption.reclaim_within_cohort == "Never" and preemption.borrow_within_cohort not in (None, "Never"):
+        # KUEUE_VALIDATION R-CQ-10 (webhook + CEL)
+        f.error(f"{path}.borrowWithinCohort",
+                f"{preemption.borrow_within_cohort!r} requires reclaimWithinCohort other than Never (Kueue R-CQ-10); "
+                "allowed with reclaimWithinCohort: Never: Never")
+    elif fair_sharing and preemption.borrow_within_cohort not in (None, "Never"):
+        # The Kueue CRD: "May only be configured with Classical Preemption, and not with Fair Sharing."
+        f.warn(f"{path}.borrowWithinCohort",
+               f"{preemption.borrow_within_cohort!r} has no effect with kueue.fairSharing: true (Kueue applies it to "
+               "classical preemption only)")
+
+
+def _check_pool_keys(f: Findings, path: str, quotas: Mapping[str, int]) -> None:
+    names = f.view.pool_names
+    if names is None:
+        return
+    for pool in quotas:
+        if pool not in names:
+            hint = difflib.get_close_matches(pool, sorted(names), n=1)
+            did_you_mean = f"did you mean {hint[0]!r}? " if hint else ""
+            f.error(key_path(path, pool), f"no node pool named {pool!r}; {did_you_mean}pools: {listing(sorted(names))}")
+
+
+def check_priority_classes(f: Findings) -> None:
+    seen: dict[str, int] = {}
+    for index, pc in f.view.priority_classes:
+        f.unique("priorityClasses", index, pc.name, seen, "priority class")

@@ -1,0 +1,365 @@
+"""Architecture invariants of `gkecap`: pure layers load no Pulumi, component modules are components,
+no import cycles, and imports between layers go one way only.
+
+The import graph is read from the source (ast), not from a running interpreter: every import statement
+counts, also one inside a function (a lazy import hides a cycle from Python, not from the design), but
+none under `if TYPE_CHECKING:` (those never run). Source folders and package names come from setup.py's
+FOLDERS. `python tests/test_layers.py` prints the layer graph and every edge behind it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import pkgutil
+import subprocess
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+import gkecap.components
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# --- The intended architecture -----------------------------------------------------------------------
+# Layers of gkecap.components, from the data flow: Kubernetes formats (k8s) and the accelerator catalog
+# are independent; GKE settings (gke) derive from both; the Kueue API (kueue_api) is Kubernetes objects;
+# the environment spec validates against all of them; the capacity model derives from the spec; the
+# Kubernetes objects are built from everything; the Pulumi components (top-level modules) use all of it.
+# `issues` (Issue / InvalidInput, how every pure layer reports bad input) is the foundation below them all.
+PURE = ("issues", "catalog", "k8s", "gke", "kueue_api", "spec", "model", "kubernetes_objects")
+ALLOWED: dict[str, frozenset[str]] = {
+    "issues": frozenset(),
+    "catalog": frozenset({"issues"}),
+    "k8s": frozenset({"issues"}),
+    "gke": frozenset({"issues", "catalog", "k8s"}),
+    "kueue_api": frozenset({"issues", "k8s"}),
+    "spec": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api"}),
+    "model": frozenset({"issues", "catalog", "gke", "spec"}),
+    "kubernetes_objects": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api", "spec", "model"}),
+    # Top-level modules of gkecap.components (the Pulumi ComponentResources, __init__, __main__, helpers).
+    "components": frozenset(PURE),
+    # The plain data a rule sees (ResourceView, UNKNOWN): pure, part of the rules' own package gkecap.policies.
+    "policies.resource_view": frozenset(),
+    # Rule functions: pure, checked against the pure layers of gkecap.components, over resource views.
+    "policies.rules": frozenset(PURE) | {"policies.resource_view"},
+    # The pack (adapter, registry, __main__): pulumi_policy around the rules; no Pulumi components.
+    "policies": frozenset(PURE) | {"policies.rules", "policies.resource_view"},
+    # The CLI and the offline engine may use anything.
+    "gkecap": frozenset(PURE) | {"components", "policies.rules", "policies.resource_view", "policies"},
+}
+
+
+def layer_of(module: str) -> str:
+    """The layer of a dotted module name of gkecap."""
+    parts = module.split(".")
+    if parts[:2] == ["gkecap", "components"]:
+        if len(parts) > 2 and _is_subpackage("gkecap.components", parts[2]):
+            return parts[2]
+        return "components"
+    if parts[:2] == ["gkecap", "policies"]:
+        if parts[2:3] in (["rules"], ["resource_view"]):
+            return f"policies.{parts[2]}"
+        return "policies"
+    return "gkecap"
+
+
+# --- Reading the source ------------------------------------------------------------------------------
+
+
+def _folders() -> dict[str, str]:
+    """setup.py's FOLDERS (package name -> folder), read without running setup.py."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "FOLDERS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("setup.py defines no FOLDERS")
+
+
+@lru_cache(maxsize=None)
+def module_files() -> dict[str, Path]:
+    """Dotted module name -> source file, for every module the three folders install."""
+    found: dict[str, Path] = {}
+    for package, folder in _folders().items():
+        base = ROOT / folder
+        for path in sorted(base.rglob("*.py")):
+            relative = path.relative_to(base)
+            # Only files inside packages (every folder on the way has an __init__.py), as find_packages.
+            if not all((base / Path(*relative.parts[:i]) / "__init__.py").exists() for i in range(len(relative.parts))):
+                continue
+            parts = list(relative.with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def _is_package(module: str) -> bool:
+    return module_files()[module].name == "__init__.py"
+
+
+def _is_subpackage(package: str, name: str) -> bool:
+    module = f"{package}.{name}"
+    return module in module_files() and _is_package(module)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST):
+    """Import statements anywhere in the module (functions included), skipping `if TYPE_CHECKING:` bodies."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _known(name: str) -> str | None:
+    """The module `name` names, or its longest prefix that is a gkecap module (None outside gkecap)."""
+    modules = module_files()
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in modules:
+            return candidate
+    return None
+
+
+@dataclass(frozen=True, order=True)
+class Edge:
+    source: str
+    target: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.source} -> {self.target}"
+
+
+def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+    """Modules of gkecap that one import statement loads (submodules for `from pkg import submodule`)."""
+    if isinstance(node, ast.Import):
+        return [t for alias in node.names if (t := _known(alias.name)) is not None]
+    if node.level:
+        package = module if _is_package(module) else module.rpartition(".")[0]
+        base_parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+        base = ".".join(base_parts + ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    targets = []
+    for alias in node.names:
+        submodule = f"{base}.{alias.name}"
+        if submodule in module_files():
+            targets.append(submodule)
+        elif (t := _known(base)) is not None:
+            targets.append(t)
+    return targets
+
+
+@lru_cache(maxsize=None)
+def edges() -> tuple[Edge, ...]:
+    """Every intra-gkecap import: module -> module, with the file and line of the import statement.
+
+    `import a.b` and `from a.b import c` load a's __init__ too; that implicit edge is left out, or every
+    package that re-exports its submodules would be a cycle with them. An explicit import of a package's
+    __init__ (a name from `pkg`, not a submodule) is an edge to it, so a submodule that imports a name
+    back from its own package's __init__, which imports that submodule, is a real cycle and is reported.
+    """
+    found = set()
+    for module, path in module_files().items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in _imports(tree):
+            for target in _targets(module, node):
+                if target != module:
+                    found.add(Edge(module, target, str(path.relative_to(ROOT)), node.lineno))
+    return tuple(sorted(found))
+
+
+def strongly_connected(nodes, successors) -> list[list[str]]:
+    """Tarjan's strongly connected components (iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(successors.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(successors.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(sorted(component))
+    return components
+
+
+def cycles() -> list[tuple[list[str], list[Edge]]]:
+    """Each strongly connected component of more than one module, with the import edges inside it."""
+    successors: dict[str, set[str]] = defaultdict(set)
+    for edge in edges():
+        successors[edge.source].add(edge.target)
+    found = []
+    for component in strongly_connected(sorted(module_files()), successors):
+        if len(component) > 1:
+            members = set(component)
+            found.append((component, [e for e in edges() if e.source in members and e.target in members]))
+    return found
+
+
+def layer_edges() -> dict[tuple[str, str], list[Edge]]:
+    found: dict[tuple[str, str], list[Edge]] = defaultdict(list)
+    for edge in edges():
+        source, target = layer_of(edge.source), layer_of(edge.target)
+        if source != target:
+            found[(source, target)].append(edge)
+    return dict(sorted(found.items()))
+
+
+def describe_layer_graph() -> str:
+    lines = []
+    for (source, target), behind in layer_edges().items():
+        mark = "" if target in ALLOWED.get(source, ()) else "   <-- NOT ALLOWED"
+        lines.append(f"{source} -> {target} ({len(behind)} imports){mark}")
+        lines += [f"    {edge}" for edge in behind]
+    return "\n".join(lines)
+
+
+# --- Purity ------------------------------------------------------------------------------------------
+
+PURE_PACKAGES = sorted(
+    f"gkecap.components.{info.name}" for info in pkgutil.iter_modules(gkecap.components.__path__) if info.ispkg
+) + ["gkecap.policies.rules"]
+
+_LOADED_PULUMI = (
+    "import importlib, json, sys; importlib.import_module({name!r}); "
+    "print(json.dumps(sorted(m for m in sys.modules if m == 'pulumi' or m.startswith(('pulumi.', 'pulumi_')))))"
+)
+
+
+@pytest.mark.parametrize("package", PURE_PACKAGES)
+def test_pure_package_loads_no_pulumi(package, tmp_path):
+    # A fresh interpreter, so nothing imported by other tests counts; cwd away from the checkout so its
+    # folders (components/, policies/) are not importable under their folder names.
+    run = subprocess.run(
+        [sys.executable, "-c", _LOADED_PULUMI.format(name=package)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [], f"importing {package} loads Pulumi"
+
+
+def test_every_subpackage_of_components_has_a_layer():
+    """A new subpackage must be placed in ALLOWED (and so in the purity checks) before it is used."""
+    subpackages = {p.rpartition(".")[2] for p in PURE_PACKAGES if p.startswith("gkecap.components.")}
+    assert subpackages - set(ALLOWED) == set(), "subpackages of gkecap.components missing from ALLOWED"
+
+
+# --- Top level of gkecap.components: components only -------------------------------------------------
+
+TOP_LEVEL_MODULES = sorted(
+    info.name
+    for info in pkgutil.iter_modules(gkecap.components.__path__)
+    if not info.ispkg and not info.name.startswith("_")
+)
+
+
+def _component_classes(tree: ast.Module) -> list[str]:
+    """Classes whose bases include pulumi.ComponentResource (as `pulumi.ComponentResource` under any alias
+    of `pulumi`, or a name imported `from pulumi import ComponentResource`)."""
+    pulumi_names = {"pulumi"}
+    component_names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            pulumi_names |= {a.asname or a.name for a in node.names if a.name == "pulumi"}
+        elif isinstance(node, ast.ImportFrom) and node.module == "pulumi" and not node.level:
+            component_names |= {a.asname or a.name for a in node.names if a.name == "ComponentResource"}
+
+    def is_component(base: ast.expr) -> bool:
+        if isinstance(base, ast.Attribute):
+            return base.attr == "ComponentResource" and isinstance(base.value, ast.Name) and base.value.id in pulumi_names
+        return isinstance(base, ast.Name) and base.id in component_names
+
+    return [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and any(map(is_component, n.bases))]
+
+
+@pytest.mark.parametrize("name", TOP_LEVEL_MODULES)
+def test_top_level_component_module_defines_a_component_resource(name):
+    # Pure helpers belong in a layer (a subpackage) or a private `_module`; the top level is the components.
+    path = module_files()[f"gkecap.components.{name}"]
+    tree = ast.parse(path.read_text(), filename=str(path))
+    assert _component_classes(tree), f"{path.relative_to(ROOT)} defines no pulumi.ComponentResource subclass"
+
+
+# --- No import cycles --------------------------------------------------------------------------------
+
+
+def test_no_import_cycles():
+    found = cycles()
+    report = "\n\n".join(
+        f"cycle of {len(members)} modules: {', '.join(members)}\n" + "\n".join(f"    {e}" for e in inside)
+        for members, inside in found
+    )
+    assert not found, f"{len(found)} import cycle(s):\n{report}"
+
+
+# --- Layer directions --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports_only_allowed_layers(layer):
+    violations = [
+        edge
+        for (source, target), behind in layer_edges().items()
+        if source == layer and target not in ALLOWED[layer]
+        for edge in behind
+    ]
+    allowed = ", ".join(sorted(ALLOWED[layer])) or "nothing"
+    assert not violations, f"{layer} may import {allowed}; it imports:\n" + "\n".join(f"    {e}" for e in violations)
+
+
+if __name__ == "__main__":
+    print(describe_layer_graph())
+    for members, inside in cycles():
+        print(f"\ncycle: {', '.join(members)}")
+        print("\n".join(f"    {e}" for e in inside))
