@@ -89,7 +89,8 @@ def worker_phases(config_file: Path, records_file: Path) -> dict[str, Any]:
     from rich.console import Console
 
     from gkecap.components.model import derive
-    from gkecap.policy_pack.analyzer_client import PolicyPackProcess, StreamingAnalysis
+    from gkecap.policy_pack.analysis import StreamingAnalysis
+    from gkecap.policy_pack.process import PolicyPackProcess
     from gkecap.engine.run import run_program
     from gkecap.plan import PlanResult, default_policy_pack, validate_environment
     from gkecap.engine.program import find_program

@@ -9,12 +9,13 @@
   (property path, reason) per issue, as pulumi-eks reports bad inputs; raised before anything is registered.
 """
 
-from typing import Any, Iterable, Mapping, NoReturn, TypeVar
+from typing import Iterable, Mapping, NoReturn, TypeVar
 
 import pulumi
 from pulumi.errors import InputPropertyErrorDetails
 
 from gkecap.components.issues import Issue
+from gkecap.components.spec.fields import whole_number as whole  # noqa: F401  (the components import it from here)
 
 T = TypeVar("T")
 
@@ -23,11 +24,6 @@ def known(value: T) -> pulumi.Output[T]:
     """An Output of `value` (plain data, no Outputs inside): known, not secret, no dependencies, as
     `Output.from_input(value)` would give, but one Output however large the value."""
     return pulumi.Output.from_input(None).apply(lambda _: value)
-
-
-def whole(value: Any) -> Any:
-    """A whole-valued float as an int (wire doubles); every other value unchanged."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def camel(snake: str) -> str:

@@ -14,7 +14,6 @@ not start) raises `PlanError` whose `problems` are one clear line each (the CLI 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import time
 from collections import Counter
@@ -22,13 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gkecap.policy_pack.analyzer_client import Diagnostic, PolicyPackError, PolicyPackProcess, PolicyResult, StreamingAnalysis
-from gkecap.engine.run import LogEntry, ProgramFailed, run_program
-from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
+import pulumi
+
+from gkecap.components.issues import InvalidInput, Issue, join_path
 from gkecap.engine.program import Program, ProgramError, find_program
-from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
+from gkecap.engine.resource_record import ResourceRecord
+from gkecap.engine.run import LogEntry, ProgramFailed, run_program
 from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack_config
 from gkecap.engine.state_import import StateError, load_state
+from gkecap.policy_pack.analysis import StreamingAnalysis
+from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
+from gkecap.policy_pack.process import PolicyPackProcess
+from gkecap.policy_pack.results import Diagnostic, PolicyPackError, PolicyResult
 
 ENVIRONMENT_KEY = "gkecap:environment"
 _LEVEL_ORDER = {"mandatory": 0, "advisory": 1, "disabled": 2}
@@ -91,13 +95,11 @@ class PlanResult:
 
 
 def default_policy_pack() -> Path:
-    """The repository's pack (`policies/`, beside `gkecap/`)."""
-    spec = importlib.util.find_spec("policies")
-    if spec is not None and spec.submodule_search_locations:
-        for location in spec.submodule_search_locations:
-            if (Path(location) / "PulumiPolicy.yaml").is_file():
-                return Path(location)
-    return Path(__file__).resolve().parent.parent / "policies"
+    """The installed pack: the folder of `gkecap.policies` (`policies/` in a checkout), which holds
+    PulumiPolicy.yaml as package data."""
+    import gkecap.policies
+
+    return Path(gkecap.policies.__file__).resolve().parent
 
 
 def resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
@@ -270,9 +272,7 @@ def validate_environment(config: StackConfig) -> Any:
     data = config.get(ENVIRONMENT_KEY)
     if data is None:
         return None
-    if importlib.util.find_spec("gkecap.components.spec") is None:
-        return None  # the spec module is not part of this checkout: the program validates
-    from gkecap.components.spec import load_environment
+    from gkecap.components.spec import load_environment  # loaded only for stacks that declare an environment
 
     try:
         return load_environment(data, project=config.get("gcp:project"))
@@ -289,31 +289,46 @@ def _shown(path: Path) -> str:
 
 
 def program_problems(failure: ProgramFailed) -> list[str]:
-    """The program's exception as messages; a plain error carries the program line that raised it."""
+    """The program's exception as messages: bad input as one line per issue under what rejected it, any other
+    error with the program line that raised it."""
+    issues = input_issues(failure.cause)
+    if issues is not None:
+        subject = _subject(failure.cause)
+        return [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
     problems = error_problems(failure.cause)
-    if failure.location and not getattr(failure.cause, "issues", None):
-        problems = [f"{failure.location}: {p}" for p in problems]
-    return problems
+    return [f"{failure.location}: {p}" for p in problems] if failure.location else problems
+
+
+def input_issues(exc: BaseException) -> list[Issue] | None:
+    """The issues of bad input, in the one shape every layer reports (None for other errors): an `InvalidInput`'s
+    (the spec's `SpecError` is one), or a component's `pulumi.InputPropertiesError` details."""
+    if isinstance(exc, InvalidInput):
+        return exc.issues
+    if isinstance(exc, pulumi.InputPropertiesError) and exc.errors:
+        return [Issue(detail["property_path"], detail["reason"]) for detail in exc.errors]
+    return None
+
+
+def _subject(exc: BaseException) -> str:
+    if isinstance(exc, pulumi.InputPropertiesError):
+        return exc.message.split(" has invalid inputs", 1)[0]
+    return getattr(exc, "subject", "")
+
+
+def _issue_lines(issues: list[Issue], prefix: str) -> list[str]:
+    lines = []
+    for issue in issues:
+        path = join_path(prefix, issue.path)
+        lines.append(f"{path}: {issue.message}" if path else issue.message)
+    return lines
 
 
 def error_problems(exc: BaseException, prefix: str = "") -> list[str]:
-    """One line per problem of an exception: a SpecError's issues, a pydantic error's errors, else its text
-    (a ValueError's text is written for users; other exceptions are named)."""
-    lead = f"{prefix}." if prefix else ""
-    issues = getattr(exc, "issues", None)
-    if issues:
-        out = []
-        for issue in issues:
-            path, message = getattr(issue, "path", ""), getattr(issue, "message", str(issue))
-            out.append(f"{lead}{path}: {message}" if path else f"{prefix or 'error'}: {message}")
-        return out
-    errors = getattr(exc, "errors", None)
-    if callable(errors) and type(exc).__name__ == "ValidationError":
-        out = []
-        for error in errors():
-            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.get("loc", ())).lstrip(".")
-            out.append(f"{lead}{path}: {error.get('msg')}")
-        return out
+    """One line per problem of an exception: bad input's issues (`input_issues`), else its text (a ValueError's
+    text is written for users; other exceptions are named)."""
+    issues = input_issues(exc)
+    if issues is not None:
+        return _issue_lines(issues, prefix)
     lines = [line for line in str(exc).splitlines() if line.strip()] or [""]
     if not isinstance(exc, ValueError):
         lines[0] = f"{type(exc).__name__}: {lines[0]}".rstrip(": ")
@@ -331,7 +346,3 @@ def _policy_settings(path: Path | None) -> dict[str, PolicySettings] | None:
 
 def _pack_problems(exc: Exception) -> list[str]:
     return list(getattr(exc, "problems", None) or [str(exc)])
-
-
-def stack_resource(result: PlanResult) -> ResourceRecord | None:
-    return next((r for r in result.resources if r.type == ROOT_STACK_TYPE), None)

@@ -90,10 +90,6 @@ def label_value_errors(value: str) -> list[str]:
     return _bounded_pattern_errors(value, LABEL_VALUE_MAX, _LABEL_VALUE_RE, _VALUE_HINT)
 
 
-def is_qualified_name(value: str) -> bool:
-    return not qualified_name_errors(value)
-
-
 def is_dns1123_subdomain(value: str) -> bool:
     return not dns1123_subdomain_errors(value)
 

@@ -102,12 +102,3 @@ def _parse(raw: object) -> Quantity:
     if binary and magnitude > _BINARY_CAP:
         magnitude = _BINARY_CAP
     return Quantity(raw, -magnitude if match["sign"] == "-" else magnitude)
-
-
-def quantity_error(raw: object) -> str | None:
-    """The parse problem of `raw`, or None when it is a valid quantity."""
-    try:
-        parse_quantity(raw)
-    except QuantityError as err:
-        return str(err)
-    return None

@@ -21,7 +21,7 @@ from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from gkecap.components.kueue_api import Quota
 from gkecap.components.kubernetes_objects.flavors import admission_check_name, api_version_of
 from gkecap.components.model import CapacityModel, CohortPlan, PoolPlan, TeamPlan
-from gkecap.components.spec.errors import SpecError, SpecIssue
+from gkecap.components.spec.errors import SpecIssue
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, namespace_selector, team_labels
 
 HOST_RESOURCES = ("cpu", "memory")

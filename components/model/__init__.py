@@ -25,9 +25,9 @@ Decisions documented here (and relied on by components and policies):
   (a quota or a limit on them).
 """
 
+from gkecap.components.gke.node_labels import POOL_LABEL
 from gkecap.components.model.derive import derive
 from gkecap.components.model.plans import (
-    POOL_LABEL,
     CapacityModel,
     CohortPlan,
     GpuSharingPlan,

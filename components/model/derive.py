@@ -156,45 +156,26 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         "disk_size_gb": pool.disk_size_gb,
         "disk_type": pool.disk_type,
     }
-    if is_tpu_machine_type(pool.machine_type):
-        tpu = tpu_slice(pool.machine_type, pool.tpu_topology)  # type: ignore[arg-type]
-        return PoolPlan(
-            kind="tpu",
-            family=tpu.family,
-            accelerator_label_key=GKE_TPU_ACCELERATOR_LABEL,
-            accelerator_label=tpu.accelerator_label,
-            resource_name=TPU_RESOURCE,
-            accelerators_per_node=tpu.chips_per_vm,
-            node_resources=_node_resources(pool.machine_type, TPU_RESOURCE, tpu.chips_per_vm),
-            slices=request.slice_count,
-            tpu_topology=tpu.topology,
-            multi_host=tpu.multi_host,
-            vms_per_slice=tpu.vms,
-            chips_per_slice=tpu.chips,
-            tpu=tpu,
-            gpu=None,
-            gpu_driver_version=None,
-            gpu_partition_size=None,
-            gpu_sharing=None,
-            **common,
-        )
-    gpu = gpu_machine(pool.machine_type)
+    tpu = tpu_slice(pool.machine_type, pool.tpu_topology) if is_tpu_machine_type(pool.machine_type) else None  # type: ignore[arg-type]
+    gpu = None if tpu is not None else gpu_machine(pool.machine_type)
+    resource = TPU_RESOURCE if tpu is not None else GPU_RESOURCE
+    per_node = tpu.chips_per_vm if tpu is not None else gpu.gpus_per_vm  # type: ignore[union-attr]
     return PoolPlan(
-        kind="gpu",
-        family=gpu.family,
-        accelerator_label_key=GKE_ACCELERATOR_LABEL,
-        accelerator_label=gpu.accelerator_label,
-        resource_name=GPU_RESOURCE,
-        accelerators_per_node=gpu.gpus_per_vm,
-        node_resources=_node_resources(pool.machine_type, GPU_RESOURCE, gpu.gpus_per_vm),
-        slices=1,
-        tpu_topology=None,
-        multi_host=False,
-        vms_per_slice=None,
-        chips_per_slice=None,
-        tpu=None,
+        kind="tpu" if tpu is not None else "gpu",
+        family=(tpu or gpu).family,  # type: ignore[union-attr]
+        accelerator_label_key=GKE_TPU_ACCELERATOR_LABEL if tpu is not None else GKE_ACCELERATOR_LABEL,
+        accelerator_label=(tpu or gpu).accelerator_label,  # type: ignore[union-attr]
+        resource_name=resource,
+        accelerators_per_node=per_node,
+        node_resources=_node_resources(pool.machine_type, resource, per_node),
+        slices=request.slice_count if tpu is not None else 1,
+        tpu_topology=tpu.topology if tpu is not None else None,
+        multi_host=tpu is not None and tpu.multi_host,
+        vms_per_slice=tpu.vms if tpu is not None else None,
+        chips_per_slice=tpu.chips if tpu is not None else None,
+        tpu=tpu,
         gpu=gpu,
-        gpu_driver_version=pool.gpu_driver_version or DEFAULT_GPU_DRIVER_VERSION,
+        gpu_driver_version=None if tpu is not None else pool.gpu_driver_version or DEFAULT_GPU_DRIVER_VERSION,
         gpu_partition_size=pool.gpu_partition_size,
         gpu_sharing=request.gpu_sharing,
         **common,

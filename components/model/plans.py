@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
 from gkecap.components.catalog import CAPACITY_MODELS, GpuMachine, TpuSlice
-from gkecap.components.gke.node_labels import POOL_LABEL, Taint
+from gkecap.components.gke.node_labels import Taint
 from gkecap.components.gke.pool_request import FLEX_CAPACITIES, GpuSharing, PoolRequest
 from gkecap.components.gke.pool_settings import NodePoolSettings
 from gkecap.components.spec.models import ClusterSpec, KueueSpec

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Annotated, Any, Iterable, Mapping, Union, get_args, get_origin
+from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from gkecap.components.issues import InvalidInput, Issue, format_path, key_path
+from gkecap.components.issues import InvalidInput, Issue, format_path
 
 SpecIssue = Issue  # one problem of an environment file: its YAML path and what is wrong and allowed
 

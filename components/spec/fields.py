@@ -25,12 +25,7 @@ from gkecap.components.gke.resource_names import (
     member_issues,
 )
 from gkecap.components.gke.versions import LATEST, parse_gke_version
-from gkecap.components.k8s.names import (
-    dns1123_label_errors,
-    dns1123_subdomain_errors,
-    label_value_errors,
-    qualified_name_errors,
-)
+from gkecap.components.k8s.names import dns1123_label_errors, dns1123_subdomain_errors
 from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, parse_kueue_release
 
@@ -48,8 +43,9 @@ def _checked(problem: Callable[[Any], str | None]) -> AfterValidator:
     return AfterValidator(validate)
 
 
-def _whole_number(value: Any) -> Any:
-    # A whole-valued double is the integer it spells (other languages send every number as a double).
+def whole_number(value: Any) -> Any:
+    """A whole-valued double as the integer it spells (other languages send every number as a double); any
+    other value unchanged, for the checks to judge."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -68,9 +64,9 @@ def _errors(errors: list[str], value: Any, what: str) -> str | None:
 
 # --- numbers ----------------------------------------------------------------------------------------------
 
-WholeNumber = Annotated[int, BeforeValidator(_whole_number), Field(strict=True, ge=INT32_MIN, le=INT32_MAX)]
-PositiveInt = Annotated[int, BeforeValidator(_whole_number), Field(strict=True, ge=1, le=INT32_MAX)]
-NonNegativeInt = Annotated[int, BeforeValidator(_whole_number), Field(strict=True, ge=0, le=INT32_MAX)]
+WholeNumber = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=INT32_MIN, le=INT32_MAX)]
+PositiveInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=1, le=INT32_MAX)]
+NonNegativeInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=0, le=INT32_MAX)]
 StrictBool = Annotated[bool, Field(strict=True)]
 Weight = Annotated[float, Field(gt=0, le=INT32_MAX)]
 Timestamp = Annotated[datetime, BeforeValidator(_date_as_utc_midnight)]
@@ -79,8 +75,6 @@ Timestamp = Annotated[datetime, BeforeValidator(_date_as_utc_midnight)]
 
 DnsLabel = Annotated[str, _checked(lambda v: _errors(dns1123_label_errors(v), v, "a DNS-1123 label"))]
 DnsSubdomain = Annotated[str, _checked(lambda v: _errors(dns1123_subdomain_errors(v), v, "a DNS-1123 subdomain"))]
-LabelKey = Annotated[str, _checked(lambda v: _errors(qualified_name_errors(v), v, "a label key"))]
-LabelValue = Annotated[str, _checked(lambda v: _errors(label_value_errors(v), v, "a label value"))]
 
 
 def _quantity_problem(value: str) -> str | None:

@@ -34,8 +34,6 @@ from gkecap.components.spec.fields import (
     GceName,
     GkeVersion,
     KueueVersion,
-    LabelKey,
-    LabelValue,
     NonNegativeInt,
     PositiveInt,
     PositiveQuantity,

@@ -7,7 +7,6 @@ program, state or policy config (one message per problem on stderr, never a trac
 from __future__ import annotations
 
 import enum
-import importlib
 import os
 import sys
 import traceback
@@ -76,29 +75,11 @@ def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | 
         typer.echo(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)", err=True)
         raise typer.Exit(2) from None
     if output is OutputFormat.json:
-        from gkecap.plan_output import render_json
+        from gkecap.report import render_json
 
         sys.stdout.write(render_json(result) + "\n")
-    elif written is not None:
+    else:
         from gkecap.report import render_plan
 
         render_plan(result, Console(), written=written)
-    else:
-        _text_renderer()(result, Console())
     raise typer.Exit(result.exit_code)
-
-
-def _text_renderer() -> Callable[[PlanResult, Console], None]:
-    # The report package, when present, renders the full plan; otherwise a short summary.
-    try:
-        report = importlib.import_module("gkecap.report")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("gkecap.report", "gkecap"):
-            raise
-        report = None
-    render = getattr(report, "render_plan", None) if report is not None else None
-    if render is None:
-        from gkecap.plan_output import render_text
-
-        render = render_text
-    return render

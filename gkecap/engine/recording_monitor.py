@@ -169,9 +169,6 @@ class RecordingMonitor(MockMonitor):
         exists = any(r.id == request.id and r.type == request.type for r in self.records)
         return resource_pb2.ExistsResourceResponse(exists=exists)
 
-    def get_registered_resources(self) -> dict[str, MockMonitor.ResourceRegistration]:
-        return {r.urn: MockMonitor.ResourceRegistration(r.urn, r.id or "", r.outputs) for r in self.records}
-
     def _record(self, record: ResourceRecord) -> None:
         with self._lock:
             if record.urn in self.by_urn:

@@ -1,4 +1,4 @@
-"""Property values on the wire (protobuf Struct, Pulumi's encoding) to plain JSON-ready data and back.
+"""Property values on the wire (protobuf Struct, Pulumi's encoding) as plain JSON-ready data.
 
 Pulumi encodes special values inside the Struct as maps with a signature key (sdk/go/common/resource/
 properties.go; pulumi/runtime/rpc.py): secrets, resource references, assets and archives; unknown
@@ -91,9 +91,3 @@ def _downgrade(value: struct_pb2.Value) -> None:
     elif kind == "list_value":
         for item in value.list_value.values:
             _downgrade(item)
-
-
-def plain_to_struct(data: dict[str, Any]) -> struct_pb2.Struct:
-    struct = struct_pb2.Struct()
-    struct.update(data)
-    return struct

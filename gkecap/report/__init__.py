@@ -1,6 +1,7 @@
 """The capacity plan report: terminal (rich) and files (`out/<stack>/`).
 
     render_plan(result, console)          # what `gkecap plan` prints
+    render_json(result)                   # the `--format json` document
     write_outputs(result, Path("out/dev")) # plan.json, report.html, manifests/
 
 `result` is a `gkecap.plan.PlanResult`. With an environment in its config the report derives the
@@ -20,7 +21,7 @@ from rich.console import Console
 
 from gkecap.report.facts import model_of
 
-__all__ = ["default_out_dir", "render_plan", "write_outputs"]
+__all__ = ["default_out_dir", "render_json", "render_plan", "write_outputs"]
 
 PLAN_JSON = "plan.json"
 REPORT_HTML = "report.html"
@@ -30,6 +31,11 @@ MANIFESTS_DIR = "manifests"
 def default_out_dir(result: Any, base: Path | None = None) -> Path:
     """`out/<stack>` (relative to `base`, default the working directory)."""
     return (base or Path.cwd()) / "out" / result.stack
+
+
+def render_json(result: Any) -> str:
+    """The `--format json` document (`result.to_json()`), indented."""
+    return json.dumps(result.to_json(), indent=2, sort_keys=False, default=str)
 
 
 def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetime | None = None) -> dict[str, Path]:

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import matplotlib
 import matplotlib.colors
 import matplotlib.dates
-import matplotlib.image
 
 # Figures are built with the object API (Figure, not pyplot): no GUI backend, no global figure registry, and
 # pyplot's import (most of matplotlib's start-up) is never paid.
@@ -35,14 +33,6 @@ MAX_SEGMENTS = 10
 # Teams drawn under one cohort in the tree before "+N more".
 MAX_TREE_TEAMS = 6
 
-CAPACITY_COLORS = {
-    "reservation": "#1b9e77",
-    "calendar": "#66a61e",
-    "queued": "#7570b3",
-    "flex-start": "#e7298a",
-    "spot": "#d95f02",
-    "on-demand": "#666666",
-}
 OTHER_COLOR = "#bbbbbb"
 COHORT_QUOTA_COLOR = "#444444"
 _TEAM_PALETTE = matplotlib.colormaps["tab10"].colors
@@ -271,29 +261,6 @@ def chart_svgs(model: CapacityModel, now: datetime) -> dict[str, str]:
         "calendar": figure_svg(reservation_calendar(model, now)),
         "cohorts": figure_svg(cohort_tree(model)),
     }
-
-
-def overview_png(model: CapacityModel, now: datetime, path: str, *, dpi: int = 110) -> None:
-    """The three charts one under the other, as a PNG (the README picture when no browser is at hand)."""
-    figures: Sequence[Figure] = (capacity_vs_quota(model), reservation_calendar(model, now), cohort_tree(model))
-    images = []
-    for fig in figures:
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
-        buffer.seek(0)
-        images.append(matplotlib.image.imread(buffer))
-    height = sum(img.shape[0] for img in images)
-    width = max(img.shape[1] for img in images)
-    with matplotlib.rc_context(_STYLE):
-        fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
-        top = 1.0
-        for img in images:
-            share = img.shape[0] / height
-            ax = fig.add_axes((0, top - share, img.shape[1] / width, share))
-            ax.imshow(img)
-            ax.set_axis_off()
-            top -= share
-        fig.savefig(path, dpi=dpi)
 
 
 _SVG_SIZE = re.compile(r'(<svg[^>]*?)\s(width|height)="[^"]*"')

@@ -10,7 +10,8 @@ from fnmatch import fnmatchcase
 
 from gkecap.policies.resource_view import ResourceView
 from gkecap.policies.rules.known_values import at, known_list, known_str
-from gkecap.policies.rules.node_pool_props import CLUSTER_TYPE, is_zone, node_pools, region_of
+from gkecap.components.gke.locations import is_zone, region_of
+from gkecap.policies.rules.node_pool_props import CLUSTER_TYPE, node_pools
 from gkecap.policies.rules.reservations import FUTURE_RESERVATION_TYPE, RESERVATION_TYPE
 
 ALLOW_LIST_SCHEMA = {

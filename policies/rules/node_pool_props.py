@@ -7,7 +7,6 @@ and answers None whenever the answer depends on something absent or unknown duri
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from gkecap.components.catalog import (
     mig_profile,
     tpu_machine,
 )
+from gkecap.components.gke.locations import is_zone
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, known_bool, known_int, known_list, known_mapping, known_str
 
@@ -32,18 +32,6 @@ NODE_POOL_TYPES = (NODE_POOL_TYPE, CLUSTER_TYPE)
 # ReservationAffinity.Type. FACTS B.1 [S6 cluster_service.proto]
 NO_RESERVATION = "NO_RESERVATION"
 SPECIFIC_RESERVATION = "SPECIFIC_RESERVATION"
-
-_ZONE = re.compile(r"^[a-z]+-[a-z]+[0-9]+-[a-z]$")
-
-
-def is_zone(location: str | None) -> bool:
-    return isinstance(location, str) and bool(_ZONE.match(location))
-
-
-def region_of(location: str) -> str:
-    """us-east5-a -> us-east5; a region stays as it is."""
-    return location.rsplit("-", 1)[0] if is_zone(location) else location
-
 
 @dataclass(frozen=True)
 class PoolView:

@@ -4,9 +4,11 @@ import shutil
 
 import pytest
 
-from gkecap.policy_pack.analyzer_client import PolicyPackError, PolicyPackProcess, run_policies
-from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings
 from gkecap.engine.resource_record import ResourceRecord
+from gkecap.policy_pack.analysis import StreamingAnalysis
+from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings
+from gkecap.policy_pack.process import PolicyPackProcess
+from gkecap.policy_pack.results import PolicyPackError
 from testkit.engine_fixtures import MINI_PACK
 
 STACK_URN = "urn:pulumi:dev::demo::pulumi:pulumi:Stack::demo-dev"
@@ -36,6 +38,10 @@ STACK = ResourceRecord(
 )
 
 
+def _analyze(pack: PolicyPackProcess, record: ResourceRecord):
+    return pack.analyzed(pack.analyze_future(record), record.urn)
+
+
 @pytest.fixture(scope="module")
 def pack():
     with PolicyPackProcess(MINI_PACK, project="demo", stack="dev") as process:
@@ -49,7 +55,8 @@ def test_analyzer_info_lists_policies_with_levels_and_schema(pack):
         ("max-nodes", "mandatory", "resource"),
         ("protected-pools", "advisory", "stack"),
     ]
-    assert info.policy("max-nodes").config_properties["maxNodes"]["default"] == 2
+    max_nodes = next(p for p in info.policies if p.name == "max-nodes")
+    assert max_nodes.config_properties["maxNodes"]["default"] == 2
 
 
 def test_plugin_reports_its_sdk_version(pack):
@@ -58,7 +65,7 @@ def test_plugin_reports_its_sdk_version(pack):
 
 def test_resource_violation_is_mandatory_with_the_resource_urn(pack):
     pack.configure(None)
-    diagnostics = pack.analyze(_pool("big", 6))
+    diagnostics = _analyze(pack, _pool("big", 6))
     assert [(d.policy, d.enforcement_level, d.urn) for d in diagnostics] == [("max-nodes", "mandatory", _pool("big", 6).urn)]
     assert "scales to 6 nodes, above the limit of 2" in diagnostics[0].message
     assert diagnostics[0].description == "Node pools stay within the node limit."
@@ -67,20 +74,20 @@ def test_resource_violation_is_mandatory_with_the_resource_urn(pack):
 
 def test_compliant_resource_has_no_diagnostic(pack):
     pack.configure(None)
-    assert pack.analyze(_pool("small", 2)) == []
+    assert _analyze(pack, _pool("small", 2)) == []
 
 
 def test_config_properties_reach_the_rule(pack):
     config = pack.configure({"max-nodes": PolicySettings(properties={"maxNodes": 8})})
     assert config["max-nodes"] == PolicySettings("mandatory", {"maxNodes": 8})
-    assert pack.analyze(_pool("big", 6)) == []
+    assert _analyze(pack, _pool("big", 6)) == []
 
 
 def test_enforcement_level_can_be_lowered_or_disabled(pack):
     pack.configure({"max-nodes": PolicySettings(enforcement_level="advisory")})
-    assert [d.enforcement_level for d in pack.analyze(_pool("big", 6))] == ["advisory"]
+    assert [d.enforcement_level for d in _analyze(pack, _pool("big", 6))] == ["advisory"]
     pack.configure({"all": PolicySettings(enforcement_level="disabled")})
-    assert pack.analyze(_pool("big", 6)) == []
+    assert _analyze(pack, _pool("big", 6)) == []
 
 
 def test_stack_policy_reports_resources_and_the_stack(pack):
@@ -101,8 +108,12 @@ def test_config_for_an_unknown_policy_is_reported(pack):
         pack.configure({"max-node": PolicySettings(enforcement_level="advisory")})
 
 
-def test_run_policies_streams_every_call(pack):
-    result = run_policies(pack, [STACK, _pool("big", 6), _pool("ok", 1, protect=True)])
+def test_streaming_analysis_makes_every_call(pack):
+    records = [STACK, _pool("big", 6), _pool("ok", 1, protect=True)]
+    analysis = StreamingAnalysis(pack).start()
+    for record in records:
+        analysis.submit(record)
+    result = analysis.finish(records)
     assert result.analyzed == 3
     assert sorted((d.policy, d.urn.rsplit("::", 1)[-1]) for d in result.diagnostics) == [("max-nodes", "big"), ("protected-pools", "big")]
 
@@ -121,7 +132,7 @@ def test_a_directory_without_pulumipolicy_yaml_is_not_a_pack(tmp_path):
 
 
 def test_analyze_request_carries_options_provider_and_timeouts():
-    from gkecap.policy_pack.analyzer_client import _provider_of, analyze_request
+    from gkecap.policy_pack.messages import analyze_request, provider_of
 
     provider = ResourceRecord(
         urn="urn:pulumi:dev::demo::pulumi:providers:kubernetes::k8s", type="pulumi:providers:kubernetes", name="k8s", custom=True,
@@ -133,7 +144,7 @@ def test_analyze_request_carries_options_provider_and_timeouts():
         options={"protect": True, "deleteBeforeReplace": False, "customTimeouts": {"create": "5m", "update": "", "delete": "1h30m"}},
         inputs={"metadata": {"name": "ns"}},
     )
-    request = analyze_request(namespace, _provider_of(namespace, {provider.urn: provider}))
+    request = analyze_request(namespace, provider_of(namespace, {provider.urn: provider}))
     assert (request.provider.type, request.provider.properties["namespace"]) == ("pulumi:providers:kubernetes", "ml")
     assert (request.options.protect, request.options.deleteBeforeReplaceDefined, request.options.parent) == (True, True, STACK_URN)
     assert (request.options.customTimeouts.create, request.options.customTimeouts.delete) == (300, 5400)

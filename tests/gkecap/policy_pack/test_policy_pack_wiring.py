@@ -1,7 +1,7 @@
 """The gke-capacity pack (`policies/`) starts the way the Pulumi CLI starts it and serves its registry."""
 
-from gkecap.policy_pack.analyzer_client import PolicyPackProcess, pack_runtime_options
 from gkecap.plan import default_policy_pack
+from gkecap.policy_pack.process import PolicyPackProcess, pack_runtime_options
 from gkecap.policies.registry import ALL_POLICIES
 
 

@@ -6,8 +6,7 @@ import json
 
 import yaml
 
-from gkecap.plan_output import render_json
-from gkecap.report import default_out_dir, write_outputs
+from gkecap.report import default_out_dir, render_json, write_outputs
 
 from testkit.report_fixtures import NOW
 

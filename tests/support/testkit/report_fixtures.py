@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gkecap.components.spec import load_environment
-from gkecap.policy_pack.analyzer_client import AnalyzerInfo, Diagnostic, PolicyInfo, PolicyResult
 from gkecap.plan import PlanResult
+from gkecap.policy_pack.results import AnalyzerInfo, Diagnostic, PolicyInfo, PolicyResult
 from gkecap.engine.resource_record import ResourceRecord, make_urn
 from gkecap.engine.stack_config import StackConfig
 
