@@ -26,6 +26,7 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     chart_version,
 )
 from gkecap.components._support import known, raise_invalid
+from gkecap.components.issues import Issue
 from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.kubernetes_objects.build import object_key
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
@@ -136,9 +137,13 @@ class KueueObjects(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: KueueObjectsArgs, opts: Optional[pulumi.ResourceOptions] = None):
         objects = [dict(o) for o in args.get("objects") or []]
-        for index, obj in enumerate(objects):
-            if not {"apiVersion", "kind", "metadata"} <= obj.keys() or "name" not in (obj.get("metadata") or {}):
-                raise ValueError(f"KueueObjects {name!r}: objects[{index}] needs apiVersion, kind and metadata.name")
+        issues = [
+            Issue(f"objects[{index}]", "needs apiVersion, kind and metadata.name")
+            for index, obj in enumerate(objects)
+            if not {"apiVersion", "kind", "metadata"} <= obj.keys() or "name" not in (obj.get("metadata") or {})
+        ]
+        if issues:
+            raise_invalid(f"KueueObjects {name!r}", issues)
         super().__init__("gkecap:index:KueueObjects", name, None, opts)
         # Children do not inherit depends_on from their parent: hand it down explicitly.
         child = pulumi.ResourceOptions(parent=self, depends_on=opts.depends_on if opts is not None else None)

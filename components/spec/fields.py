@@ -55,6 +55,9 @@ def _date_as_utc_midnight(value: Any) -> Any:
     # A YAML date (2026-12-07) means 00:00 UTC that day; datetimes keep their zone (naive ones are flagged later).
     if isinstance(value, date) and not isinstance(value, datetime):
         return calendar_window.as_utc_datetime(value)
+    if isinstance(value, (int, float)):
+        # pydantic would read a number as Unix seconds; a window that cannot be cancelled is written as a time.
+        raise ValueError(f"{value!r} is not a timestamp; write ISO 8601 in UTC, e.g. 2026-12-07T00:00:00Z")
     return value
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pulumi
 import yaml
 
+from gkecap.components.gke.locations import is_zone, region_of
 from gkecap.engine.struct_values import struct_to_plain
 
 # Zones per region: https://cloud.google.com/compute/docs/regions-zones (zone letters differ by region).
@@ -179,7 +180,7 @@ class GkeMocks(pulumi.runtime.Mocks):
         location = _get(inputs, "location") or self.region
         cluster = _get(inputs, "cluster") or "cluster"
         cluster = str(cluster).rsplit("/", 1)[-1]
-        zones = _plain(_get(inputs, "nodeLocations")) or ([location] if location.count("-") == 2 else zones_of(location))
+        zones = _plain(_get(inputs, "nodeLocations")) or ([location] if is_zone(location) else zones_of(location))
         groups = [
             f"https://www.googleapis.com/compute/v1/projects/{project}/zones/{zone}/instanceGroupManagers/"
             f"gke-{cluster[:14]}-{pool[:14]}-{_digest(zone, pool)[:8]}-grp"
@@ -303,10 +304,10 @@ class GkeMocks(pulumi.runtime.Mocks):
                 }
             ],
             "minMasterVersion": "",
-            "nodeLocations": zones_of(location) if location.count("-") == 1 else [location],
+            "nodeLocations": [location] if is_zone(location) else zones_of(location),
             "releaseChannels": [{"channel": "REGULAR"}],
             "network": f"projects/{project}/global/networks/default",
-            "subnetwork": f"projects/{project}/regions/{location.rsplit('-', 1)[0] if location.count('-') == 2 else location}/subnetworks/default",
+            "subnetwork": f"projects/{project}/regions/{region_of(location)}/subnetworks/default",
             "workloadIdentityConfigs": [{"workloadPool": f"{project}.svc.id.goog"}],
             "enableAutopilot": False,
             "enableTpu": False,

@@ -6,6 +6,7 @@ import pulumi
 import pytest
 
 from gkecap.components.kueue import KueueInstall, KueueObjects
+from testkit.input_errors import lines
 from testkit.kueue_specs import objects_of
 from testkit.spec_data import dev, prod
 
@@ -91,5 +92,6 @@ def test_role_bindings_keep_their_subjects(pulumi_run):
 
 
 def test_an_object_without_a_name_is_refused_before_anything_is_registered():
-    with pytest.raises(ValueError, match=r"objects\[0\] needs apiVersion, kind and metadata.name"):
+    with pytest.raises(pulumi.InputPropertiesError) as raised:
         KueueObjects("objects", {"objects": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {}}]})
+    assert lines(raised.value) == ["objects[0]: needs apiVersion, kind and metadata.name"]

@@ -42,6 +42,8 @@ def check_reservations(f: Findings) -> None:
                     f"{res.start.strftime('%Y-%m-%dT%H:%M:%S')}Z")
         if kind is not None:
             _check_window(f, path, res, kind, family, start_ok)
+        else:  # the rules that do not depend on what is reserved still apply, as the component applies them
+            f.errors.extend(under(path, calendar_window.check_days(res.days) + calendar_window.check_share_with(res.share_with)))
         if res.name not in used:
             f.warn(path, f"reservation {res.name!r} is consumed by no calendar pool; add a pool with capacity: calendar "
                    f"and reservation: {res.name}")
