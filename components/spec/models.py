@@ -26,8 +26,6 @@ from gkecap.components.kueue_api.cluster_queue import (
 )
 from gkecap.components.kueue_api.releases import API_VERSIONS, DEFAULT_KUEUE_VERSION
 from gkecap.components.spec.fields import (
-    INT32_MAX,
-    INT32_MIN,
     DnsLabel,
     DnsSubdomain,
     Email,
@@ -201,7 +199,7 @@ class TeamSpec(_SpecModel):
 
 class PriorityClassSpec(_SpecModel):
     name: DnsSubdomain
-    value: Annotated[int, Field(strict=True, ge=INT32_MIN, le=INT32_MAX)]  # WorkloadPriorityClass.value is an int32
+    value: WholeNumber  # WorkloadPriorityClass.value is an int32
     description: Annotated[str, Field(max_length=2048)] = ""  # KUEUE_VALIDATION.md (WorkloadPriorityClass)
 
 
