@@ -9,7 +9,7 @@ deleted through the API) if the protection is switched off.
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
 
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
@@ -17,7 +17,7 @@ import pulumi_gcp as gcp
 
 from gkecap.components._support import camel, raise_invalid, whole
 from gkecap.components.gke.calendar_window import (
-    as_utc_datetime,
+    parse_start,
     check_calendar_request,
     check_count,
     check_days,
@@ -199,6 +199,9 @@ def _check(
                                           "(offered for A3 and newer GPUs and v5e, v5p, v6e and TPU7x TPUs)"))
     except CatalogError as err:
         problems.append(Issue("machineType", str(err)))
+        known = False
+    else:
+        known = True
     start = _parse_start(args.get("start"), problems)
     days = args.get("days")
     if not isinstance(days, int) or isinstance(days, bool):
@@ -213,6 +216,9 @@ def _check(
     if kind == "tpu" and workload_type is None:
         workload_type = DEFAULT_TPU_WORKLOAD_TYPE
     share_with = args.get("share_with") or ()
+    if not known:  # nothing that depends on what is reserved can be judged (as the environment spec does)
+        problems += (check_days(days) if days is not None else []) + check_share_with(share_with)
+        return problems, None, None, kind
     if start is None or days is None or count is None:
         # Still report every rule that does not need the missing value.
         if days is not None:
@@ -239,17 +245,10 @@ def _check(
 
 def _parse_start(value: object, problems: list[Issue]) -> Optional[datetime]:
     try:
-        if isinstance(value, (datetime, date)):
-            return as_utc_datetime(value)
-        if isinstance(value, str):
-            text = value.strip()
-            parsed = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
-            return as_utc_datetime(parsed)
+        return parse_start(value)
     except ValueError as err:
-        problems.append(Issue("start", f"{value!r}: {err}"))
+        problems.append(Issue("start", str(err)))
         return None
-    problems.append(Issue("start", f"{value!r} is not a time; write RFC 3339 in UTC, e.g. 2026-12-07T00:00:00Z"))
-    return None
 
 
 def _aggregate_reservation(

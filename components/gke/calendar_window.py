@@ -71,6 +71,22 @@ def as_utc_datetime(value: datetime | date) -> datetime:
     return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
 
 
+def parse_start(value: object) -> datetime:
+    """The start of a window as written: a date (midnight UTC), an aware datetime, or their ISO 8601 text
+    (`2026-12-07`, `2026-12-07T00:00:00Z`). ValueError naming the value otherwise (a number, digits, a naive time)."""
+    if isinstance(value, (datetime, date)):
+        return as_utc_datetime(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            parsed: date = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            parsed = None  # type: ignore[assignment]
+        if parsed is not None and "-" in text:  # ISO 8601's extended form; `20261207` reads too much into digits
+            return as_utc_datetime(parsed)
+    raise ValueError(f"{value!r} is not a timestamp; write ISO 8601 in UTC, e.g. 2026-12-07T00:00:00Z")
+
+
 def window_end(start: datetime, days: int) -> datetime:
     """End of a calendar reservation that starts at ``start`` and lasts ``days`` whole days."""
     return start + timedelta(days=days)

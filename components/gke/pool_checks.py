@@ -42,6 +42,11 @@ from gkecap.components.gke.resource_names import (
 )
 from gkecap.components.issues import Issue
 
+# A GKE cluster holds at most 65,000 nodes ("Plan for large GKE clusters",
+# https://cloud.google.com/kubernetes-engine/docs/concepts/planning-large-clusters): no pool can exceed it,
+# and the bound keeps a mistyped size from turning into billions of node pools.
+MAX_CLUSTER_NODES = 65_000
+
 
 def check_pool_request(req: PoolRequest) -> list[Issue]:
     """Every problem of one pool, collected (empty when `node_pool_settings` will succeed)."""
@@ -88,7 +93,7 @@ def _name_issues(name: str, pools: int) -> list[Issue]:
                 " letter and ending with a letter or digit",
             )
         ]
-    longest = node_pool_names(name, pools)[-1]
+    longest = node_pool_names(name, 1)[0] if pools == 1 else f"{name}-s{pools - 1}"  # as node_pool_names names the last
     if len(longest) <= NODE_POOL_NAME_MAX:
         return []
     # One GKE node pool per multi-host slice: <pool>-s0, -s1, ...; every name must fit GKE's limit.
@@ -112,6 +117,8 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[Issue]:
         add("maxNodes", "required for GPU pools: the most nodes the pool may scale to (>= 1)")
     elif not _whole(req.max_nodes, 1):
         add("maxNodes", f"{req.max_nodes!r} must be a whole number of nodes, at least 1")
+    elif req.max_nodes > MAX_CLUSTER_NODES:  # type: ignore[operator]
+        add("maxNodes", f"{req.max_nodes} is more nodes than a GKE cluster holds; allowed: 1 to {MAX_CLUSTER_NODES}")
     if req.min_nodes is not None:
         if not _whole(req.min_nodes, 0):
             add("minNodes", f"{req.min_nodes!r} must be a whole number, at least 0")
@@ -183,6 +190,10 @@ def _tpu_issues(req: PoolRequest) -> list[Issue]:
     except CatalogError as err:
         add("tpuTopology", str(err))
         return issues
+    nodes = req.slice_count * tpu.vms
+    if nodes > MAX_CLUSTER_NODES:
+        add("slices", f"{req.slice_count} slices of {tpu.vms} VMs are {nodes} nodes, more than a GKE cluster holds; "
+            f"allowed: at most {MAX_CLUSTER_NODES // tpu.vms} slices")
     if tpu.multi_host and req.zones is not None and len(set(req.zones)) > 1:
         add("zones", f"a multi-host {tpu.topology} slice ({tpu.vms} VMs) lives in one zone; give exactly one zone, "
             f"got {', '.join(req.zones)}")

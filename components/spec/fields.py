@@ -10,7 +10,7 @@ and Kubernetes' fields are 32-bit).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Annotated, Any, Callable
 
 from pydantic import AfterValidator, BeforeValidator, Field
@@ -51,14 +51,10 @@ def whole_number(value: Any) -> Any:
     return value
 
 
-def _date_as_utc_midnight(value: Any) -> Any:
-    # A YAML date (2026-12-07) means 00:00 UTC that day; datetimes keep their zone (naive ones are flagged later).
-    if isinstance(value, date) and not isinstance(value, datetime):
-        return calendar_window.as_utc_datetime(value)
-    if isinstance(value, (int, float)):
-        # pydantic would read a number as Unix seconds; a window that cannot be cancelled is written as a time.
-        raise ValueError(f"{value!r} is not a timestamp; write ISO 8601 in UTC, e.g. 2026-12-07T00:00:00Z")
-    return value
+def _window_start(value: Any) -> Any:
+    # The component's parser: a date means 00:00 UTC, a time carries its zone; never a number (pydantic would
+    # read Unix seconds into a window that cannot be cancelled).
+    return calendar_window.parse_start(value)
 
 
 def _errors(errors: list[str], value: Any, what: str) -> str | None:
@@ -72,7 +68,7 @@ PositiveInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, g
 NonNegativeInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=0, le=INT32_MAX)]
 StrictBool = Annotated[bool, Field(strict=True)]
 Weight = Annotated[float, Field(gt=0, le=INT32_MAX)]
-Timestamp = Annotated[datetime, BeforeValidator(_date_as_utc_midnight)]
+Timestamp = Annotated[datetime, BeforeValidator(_window_start)]
 
 # --- Kubernetes -------------------------------------------------------------------------------------------
 

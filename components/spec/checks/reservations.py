@@ -79,9 +79,9 @@ def _kind(f: Findings, index: int, res: ReservationSpec) -> tuple[str | None, st
         f.error(path, str(err))
         return None, None
     if "calendar" not in models:
+        # Reported here; the window, size and sharing are still judged for what is reserved, as the component does.
         f.error(path, f"{res.machine_type!r} cannot be reserved in calendar mode; calendar mode covers the families "
                 f"{', '.join(_calendar_families())}")
-        return None, None
     if is_tpu_machine_type(res.machine_type):
         return "tpu", tpu_family_of(res.machine_type).name
     return "gpu", gpu_machine(res.machine_type).family

@@ -58,3 +58,11 @@ def test_flex_start_compact_placement_only_on_the_catalog_series():
                                              compact_placement=True))
     assert str(issue) == ("compactPlacement: flex-start with compact placement is only for a3-ultragpu-*, a4-*, "
                           "h4d-*; not a3-highgpu-8g")
+
+
+def test_a_pool_larger_than_a_cluster_is_refused_at_once():
+    # One GKE node pool per multi-host slice: a mistyped slice count must be refused, not built.
+    huge = PoolRequest("v6e", "ct6e-standard-4t", "flex-start", tpu_topology="4x4", slices=2**31 - 1)
+    assert [i.path for i in check_pool_request(huge)] == ["slices"]
+    gpus = PoolRequest("h100", "a3-highgpu-8g", "spot", max_nodes=65_001)
+    assert [i.path for i in check_pool_request(gpus)] == ["maxNodes"]
