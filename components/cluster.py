@@ -90,7 +90,7 @@ class GkeCluster(pulumi.ComponentResource):
         cluster_name = args.get("cluster_name") or name
         create = bool(args.get("create", False))
         # Check everything before registering anything: bad input leaves nothing half-made.
-        issues = check_cluster_request(cluster_request(cluster_name, args))
+        issues = check_cluster_request(cluster_request_from_args(cluster_name, args))
         if issues:
             raise_invalid(f"GkeCluster {name!r}", issues, {"name": "clusterName"})
         super().__init__("gkecap:index:GkeCluster", name, None, opts)
@@ -185,7 +185,7 @@ class GkeCluster(pulumi.ComponentResource):
         return self.cluster.endpoint, ca, self.cluster.name, self.cluster.location
 
 
-def cluster_request(cluster_name: str, args: GkeClusterArgs) -> ClusterRequest:
+def cluster_request_from_args(cluster_name: str, args: GkeClusterArgs) -> ClusterRequest:
     """The pure request of the arguments (what `check_cluster_request` judges)."""
     service_account = args.get("service_account")
     return ClusterRequest(

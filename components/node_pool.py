@@ -23,7 +23,7 @@ from gkecap.components.gke import (
     NodePoolSettings,
     PoolRequest,
     ReservationTarget,
-    Taint,
+    NodeTaint,
     check_pool_request,
     node_pool_settings,
     node_selector,
@@ -59,9 +59,9 @@ class NodeTaintArgs(TypedDict):
     """An extra node taint (workloads must tolerate it)."""
 
     key: str
-    """Taint key."""
+    """NodeTaint key."""
     value: str
-    """Taint value."""
+    """NodeTaint value."""
     effect: NotRequired[str]
     """NO_SCHEDULE (default), PREFER_NO_SCHEDULE or NO_EXECUTE."""
 
@@ -133,7 +133,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AcceleratorNodePoolArgs, opts: Optional[pulumi.ResourceOptions] = None):
         # Check everything before registering anything: bad input leaves nothing half-made.
-        request, issues = pool_request(name, args)
+        request, issues = pool_request_from_args(name, args)
         sa = args.get("service_account")
         if not isinstance(sa, pulumi.Output):
             issues += service_account_issues("serviceAccount", sa)
@@ -261,7 +261,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         )
 
 
-def pool_request(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest, list[Issue]]:
+def pool_request_from_args(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest, list[Issue]]:
     """The pure request of the arguments, and its issues: the pool's one rule set (`check_pool_request`) plus
     what only arguments can get wrong (a required one missing, an Output where a plain value is needed)."""
     issues = [
@@ -298,7 +298,7 @@ def pool_request(name: str, args: AcceleratorNodePoolArgs) -> tuple[PoolRequest,
         compact_placement=bool(args.get("compact_placement", False)),
         labels=dict(args.get("labels") or {}),
         taints=tuple(
-            Taint(t.get("key"), t.get("value"), t.get("effect", "NO_SCHEDULE")) for t in args.get("taints") or ()
+            NodeTaint(t.get("key"), t.get("value"), t.get("effect", "NO_SCHEDULE")) for t in args.get("taints") or ()
         ),
         disk_size_gb=whole(args.get("disk_size_gb")),
         disk_type=args.get("disk_type"),

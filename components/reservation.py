@@ -16,38 +16,16 @@ import pulumi
 import pulumi_gcp as gcp
 
 from gkecap.components._support import camel, raise_invalid, whole
-from gkecap.components.gke.calendar_window import (
-    parse_start,
-    check_calendar_request,
-    check_count,
-    check_days,
-    check_share_with,
-    check_workload_type,
-    ended_notice,
-    utc_text,
-    window_end,
+from gkecap.components.gke.calendar_window import ended_notice, utc_text
+from gkecap.components.gke.reservation_request import (
+    DEFAULT_TPU_WORKLOAD_TYPE,
+    TPU_VM_FAMILIES,
+    ReservationRequest,
+    check_reservation_request,
 )
-from gkecap.components.catalog import (
-    CatalogError,
-    is_gpu_machine_type,
-    is_tpu_machine_type,
-    supported_capacity_models,
-    tpu_family_of,
-)
-from gkecap.components.gke.locations import zone_issues
-from gkecap.components.gke.resource_names import gce_name_issues
+from gkecap.components.catalog import tpu_family_of
 from gkecap.components.issues import Issue
 
-# VM family of a TPU aggregate reservation, per TPU family (gcloud's TPU version -> VM family map;
-# pulumi-gcp FutureReservationAggregateReservationArgs.vm_family values). FACTS C [S3, S4]
-TPU_VM_FAMILIES = {
-    "v4": "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT4P",
-    "v5e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT5LP",
-    "v5p": "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT5P",
-    "v6e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT6E",
-    "tpu7x": "VM_FAMILY_CLOUD_TPU_POD_SLICE_TPU7X",
-}
-DEFAULT_TPU_WORKLOAD_TYPE = "BATCH"
 
 class CalendarReservationArgs(TypedDict):
     """Arguments of CalendarReservation."""
@@ -103,11 +81,26 @@ class CalendarReservation(pulumi.ComponentResource):
         submit = bool(args.get("submit", False))
         reservation_name = args.get("reservation_name") or name
         now = _now()
-        problems, start, end, kind = _check(name, args, reservation_name, now=now, submitted=submit)
+        problems = [
+            Issue(camel(key), "must be a plain value known when the program runs")
+            for key in ("machine_type", "count", "zone", "start", "days")
+            if isinstance(args.get(key), pulumi.Output)
+        ]
+        checked = None
+        if not problems:
+            request = ReservationRequest(
+                name=name, machine_type=machine_type, count=args.get("count"), zone=args.get("zone"),  # type: ignore[arg-type]
+                start=args.get("start"), days=args.get("days"), submitted=submit,  # type: ignore[arg-type]
+                share_with=tuple(args.get("share_with") or ()), workload_type=args.get("workload_type"),
+                reservation_name=reservation_name,
+            )
+            checked = check_reservation_request(request, now)
+            problems = checked.issues
         # Check everything before registering anything: bad input leaves nothing half-made.
         if problems:
             raise_invalid(f"CalendarReservation {name!r}", problems)
-        assert start is not None and end is not None
+        assert checked is not None and checked.start is not None and checked.end is not None
+        start, end, kind = checked.start, checked.end, checked.kind
         super().__init__("gkecap:index:CalendarReservation", name, None, opts)
         ended = ended_notice(start, end, now=now, submitted=submit)
         if ended is not None:
@@ -175,80 +168,6 @@ class CalendarReservation(pulumi.ComponentResource):
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def _check(
-    name: str, args: CalendarReservationArgs, reservation_name: str, *, now: datetime, submitted: bool
-) -> tuple[list[Issue], Optional[datetime], Optional[datetime], str]:
-    """All problems (collected), the parsed window and the accelerator kind."""
-    problems: list[Issue] = []
-    for field, value in (("name", name), ("reservationName", reservation_name)):
-        problems += gce_name_issues(field, value, "reservation name")
-    for field in ("machine_type", "count", "zone", "start", "days"):
-        if isinstance(args.get(field), pulumi.Output):
-            problems.append(Issue(camel(field), "must be a plain value known when the program runs"))
-    if problems:
-        return problems, None, None, "gpu"
-
-    machine_type = args.get("machine_type")
-    kind = "tpu" if is_tpu_machine_type(machine_type) else "gpu"
-    tpu_family = tpu_family_of(machine_type).name if kind == "tpu" else None
-    try:
-        if "calendar" not in supported_capacity_models(machine_type):
-            problems.append(Issue("machineType", f"{machine_type} cannot be reserved in calendar mode "
-                                          "(offered for A3 and newer GPUs and v5e, v5p, v6e and TPU7x TPUs)"))
-    except CatalogError as err:
-        problems.append(Issue("machineType", str(err)))
-        known = False
-    else:
-        known = True
-    start = _parse_start(args.get("start"), problems)
-    days = args.get("days")
-    if not isinstance(days, int) or isinstance(days, bool):
-        problems.append(Issue("days", f"{days!r} must be a whole number of days, 1 to 90"))
-        days = None
-    count = args.get("count")
-    if not isinstance(count, int) or isinstance(count, bool):
-        problems.append(Issue("count", f"{count!r} must be a whole number"))
-        count = None
-    problems += zone_issues("zone", args.get("zone"))
-    workload_type = args.get("workload_type")
-    if kind == "tpu" and workload_type is None:
-        workload_type = DEFAULT_TPU_WORKLOAD_TYPE
-    share_with = args.get("share_with") or ()
-    if not known:  # nothing that depends on what is reserved can be judged (as the environment spec does)
-        problems += (check_days(days) if days is not None else []) + check_share_with(share_with)
-        return problems, None, None, kind
-    if start is None or days is None or count is None:
-        # Still report every rule that does not need the missing value.
-        if days is not None:
-            problems += check_days(days)
-        if count is not None:
-            problems += check_count(count, kind=kind, machine_type=machine_type, tpu_family=tpu_family,
-                                    workload_type=workload_type)
-        problems += check_workload_type(workload_type, kind=kind) + check_share_with(share_with)
-        return problems, None, None, kind
-    problems += check_calendar_request(
-        kind=kind,
-        count=count,
-        start=start,
-        now=now,
-        days=days,
-        machine_type=machine_type if is_gpu_machine_type(machine_type) else None,
-        tpu_family=tpu_family,
-        workload_type=workload_type,
-        share_with=share_with,
-        submitted=submitted,
-    )
-    return problems, start, window_end(start, days), kind
-
-
-def _parse_start(value: object, problems: list[Issue]) -> Optional[datetime]:
-    try:
-        return parse_start(value)
-    except ValueError as err:
-        problems.append(Issue("start", str(err)))
-        return None
 
 
 def _aggregate_reservation(

@@ -1,8 +1,9 @@
 """What GKE and Compute Engine accept, from the catalog: pure, no Pulumi.
 
 `pool_request` (a pool as declared) -> `pool_checks` (its one rule set) -> `pool_settings` (its GKE node
-pools); `node_labels` (labels, taints, selectors), `locations`, `resource_names`, `versions`, `cluster`,
-`calendar_window` (calendar-mode reservations) and `boot_disks`.
+pools); `node_labels` (labels, taints, selectors), `locations`, `resource_names`, `versions`, `cluster` (the
+cluster's rule set), `reservation_request` (a calendar reservation's rule set, on `calendar_window`'s rules)
+and `boot_disks`.
 """
 
 from gkecap.components.gke.cluster import RELEASE_CHANNELS, ClusterRequest, check_cluster_request
@@ -15,7 +16,7 @@ from gkecap.components.gke.node_labels import (
     QUEUED_TAINT,
     TAINT_EFFECTS,
     TPU_NODE_TAINT,
-    Taint,
+    NodeTaint,
     node_labels,
     node_selector,
     node_taints,
@@ -46,6 +47,7 @@ from gkecap.components.gke.pool_settings import (
     node_pool_settings,
     slice_of,
 )
+from gkecap.components.gke.reservation_request import ReservationRequest, check_reservation_request
 from gkecap.components.gke.resource_names import is_default_compute_service_account, service_account_issues
 from gkecap.components.gke.versions import (
     GPU_FLEX_MIN_VERSION,
@@ -61,7 +63,8 @@ __all__ = [
     "MANAGED_LABELS", "MAX_RUN_DURATION_SECONDS", "MIN_NODES_CAPACITIES", "OVERCOMMIT_WARNS", "POOL_LABEL",
     "QUEUED_TAINT", "RELEASE_CHANNELS", "RESERVATION_CAPACITIES", "RESERVATION_NAME_KEY", "TAINT_EFFECTS",
     "TPU7X_MIN_VERSION", "TPU_FLEX_MIN_VERSION", "TPU_NODE_TAINT", "WORKLOAD_METADATA_MODE", "ClusterRequest",
-    "GpuSharing", "NodePoolSettings", "PoolRequest", "ReservationTarget", "Taint", "check_cluster_request",
+    "GpuSharing", "NodePoolSettings", "NodeTaint", "PoolRequest", "ReservationRequest", "ReservationTarget",
+    "check_cluster_request", "check_reservation_request",
     "check_pool_request", "gke_version_key", "is_default_compute_service_account", "is_region", "is_zone",
     "node_labels", "node_pool_names", "node_pool_settings", "node_selector", "node_taints", "parse_gke_version",
     "region_of", "reservation_value", "service_account_issues", "slice_of", "tolerations", "zone_region",

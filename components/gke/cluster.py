@@ -17,6 +17,7 @@ DEFAULT_RELEASE_CHANNEL = "REGULAR"
 DEFAULT_SYSTEM_MACHINE_TYPE = "e2-standard-4"
 # Every cluster gke-capacity makes or uses holds DWS pools: its version reaches GPU flex-start's floor.
 LOWEST_VERSION = GPU_FLEX_MIN_VERSION
+BASE_FLOOR = (LOWEST_VERSION, "flex-start GPU pools, the earliest DWS capacity model")
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,7 @@ def check_cluster_request(req: ClusterRequest) -> list[Issue]:
             Issue("releaseChannel", f"{req.release_channel!r} is not allowed; allowed: {', '.join(RELEASE_CHANNELS)}")
         )
     if req.min_master_version is not None:
-        floor = [(LOWEST_VERSION, "flex-start GPU pools, the earliest DWS capacity model")]
-        issues += version_issues("minMasterVersion", req.min_master_version, floor)
+        issues += version_issues("minMasterVersion", req.min_master_version, [BASE_FLOOR])
     if req.create:
         if req.service_account_known:
             issues += service_account_issues("serviceAccount", req.service_account)

@@ -35,7 +35,7 @@ RESERVED_KEY_PREFIXES = ("kubernetes.io", "k8s.io")
 
 
 @dataclass(frozen=True)
-class Taint:
+class NodeTaint:
     """A node taint in the GKE API's form (effect NO_SCHEDULE ...)."""
 
     key: str
@@ -54,10 +54,10 @@ class Taint:
 # GKE taints GPU nodes nvidia.com/gpu=present (pods requesting GPUs get the toleration automatically);
 # TPU node pools google.com/tpu=present. FACTS A.1 [S9]. Queued pools: cloud.google.com/gke-queued=true
 # (GKE adds it; declared so the config matches the nodes). FACTS B.1 [S14], B.3 [S9].
-GPU_TAINT = Taint(GPU_RESOURCE, "present", "NO_SCHEDULE")
-TPU_NODE_TAINT = Taint(TPU_TAINT["key"], TPU_TAINT["value"], TPU_TAINT["effect"])
-QUEUED_TAINT = Taint(GKE_QUEUED_LABEL, "true", "NO_SCHEDULE")
-# Taint keys a pool's nodes already carry: a user taint with one of these keys would clash with them.
+GPU_TAINT = NodeTaint(GPU_RESOURCE, "present", "NO_SCHEDULE")
+TPU_NODE_TAINT = NodeTaint(TPU_TAINT["key"], TPU_TAINT["value"], TPU_TAINT["effect"])
+QUEUED_TAINT = NodeTaint(GKE_QUEUED_LABEL, "true", "NO_SCHEDULE")
+# NodeTaint keys a pool's nodes already carry: a user taint with one of these keys would clash with them.
 RESERVED_TAINT_KEYS = frozenset(t.key for t in (GPU_TAINT, TPU_NODE_TAINT, QUEUED_TAINT))
 
 
@@ -71,7 +71,7 @@ def node_labels(pool: str, capacity: str, extra: Mapping[str, str] = {}) -> dict
     return labels
 
 
-def node_taints(machine_type: str, capacity: str, extra: Iterable[Taint] = ()) -> tuple[Taint, ...]:
+def node_taints(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = ()) -> tuple[NodeTaint, ...]:
     """Taints the pool's nodes carry (declared in the node pool config); Kueue flavors tolerate these."""
     taints = [GPU_TAINT if is_gpu_machine_type(machine_type) else TPU_NODE_TAINT]
     if capacity == "queued":
@@ -90,7 +90,7 @@ def node_selector(pool: str, machine_type: str, tpu_topology: str | None = None)
     return selector
 
 
-def tolerations(machine_type: str, capacity: str, extra: Iterable[Taint] = ()) -> list[dict[str, str]]:
+def tolerations(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = ()) -> list[dict[str, str]]:
     """Kubernetes tolerations for every taint of `node_taints` (for Kueue ResourceFlavor.spec.tolerations)."""
     return [t.toleration() for t in node_taints(machine_type, capacity, extra)]
 
@@ -125,7 +125,7 @@ def _reserved_taint_key(key: str) -> str | None:
     return None
 
 
-def taint_issues(path: str, taints: Iterable[Taint]) -> list[Issue]:
+def taint_issues(path: str, taints: Iterable[NodeTaint]) -> list[Issue]:
     """Extra node taints: keys of the user's own, label-like keys and values, a known effect, one per key and
     effect."""
     issues: list[Issue] = []

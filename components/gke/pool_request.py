@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from gkecap.components.gke.node_labels import Taint
+from gkecap.components.gke.node_labels import NodeTaint
 
 FLEX_CAPACITIES = frozenset({"flex-start", "queued"})
 RESERVATION_CAPACITIES = frozenset({"calendar", "reservation"})
@@ -77,7 +77,7 @@ class PoolRequest:
     gpu_sharing: GpuSharing | None = None
     compact_placement: bool = False  # GPU pools; TPU placement follows from the slice
     labels: Mapping[str, str] = field(default_factory=dict)
-    taints: tuple[Taint, ...] = ()
+    taints: tuple[NodeTaint, ...] = ()
     disk_size_gb: int | None = None
     disk_type: str | None = None
 

@@ -40,7 +40,7 @@ from gkecap.components.catalog import (
     is_tpu_machine_type,
     tpu_slice,
 )
-from gkecap.components.gke.node_labels import Taint, node_labels, node_taints
+from gkecap.components.gke.node_labels import NodeTaint, node_labels, node_taints
 from gkecap.components.gke.pool_checks import check_pool_request
 from gkecap.components.gke.pool_request import (
     DEFAULT_GPU_DRIVER_VERSION,
@@ -133,7 +133,7 @@ class NodePoolSettings:
     auto_repair: bool
     auto_upgrade: bool
     labels: Mapping[str, str]
-    taints: tuple[Taint, ...]
+    taints: tuple[NodeTaint, ...]
     guest_accelerator: GuestAccelerator | None
     accelerators_per_node: int  # GPUs (as GKE attaches them) or TPU chips per VM
     slice_index: int | None = None  # multi-host TPU: which slice this node pool is

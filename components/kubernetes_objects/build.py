@@ -17,9 +17,8 @@ from typing import Iterable
 
 from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_FULLNAME
 from gkecap.components.kubernetes_objects.flavors import capacity_objects
-from gkecap.components.kubernetes_objects.queues import flavor_limit_issues, sharing_objects
+from gkecap.components.kubernetes_objects.queues import sharing_objects
 from gkecap.components.issues import InvalidInput, Issue
-from gkecap.components.spec.errors import SpecError
 from gkecap.components.model import CapacityModel, derive
 from gkecap.components.spec import EnvironmentSpec
 from gkecap.components.kubernetes_objects.team_access import namespace, team_role_bindings
@@ -65,9 +64,6 @@ def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
 
 def kueue_objects(model: CapacityModel) -> list[dict]:
     """All generated objects of the environment, in apply order."""
-    issues = flavor_limit_issues(model)
-    if issues:
-        raise SpecError(issues)
     by_kind: dict[str, list[dict]] = {}
     by_kind.update(_team_objects(model))
     by_kind.update(capacity_objects(model))

@@ -61,7 +61,7 @@ def uses_topology(pool: PoolPlan, tas: bool) -> bool:
     return tas and pool.kind == "gpu" and pool.capacity in TAS_CAPACITY_MODELS
 
 
-def resource_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
+def pool_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
     """The pool's ResourceFlavor: named like the pool, selecting and tolerating its nodes."""
     return kueue_api.resource_flavor(
         pool.name,
@@ -73,7 +73,7 @@ def resource_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
     )
 
 
-def topology(api_version: str) -> dict:
+def gke_topology(api_version: str) -> dict:
     return kueue_api.topology(
         TOPOLOGY_NAME, TOPOLOGY_LEVELS, labels={MANAGED_BY_LABEL: MANAGED_BY}, api_version=api_version
     )
@@ -84,7 +84,7 @@ def admission_check_name(pool: str) -> str:
     return f"{pool}{CHECK_SUFFIX}"
 
 
-def provisioning_request_config(pool: PoolPlan, *, api_version: str) -> dict:
+def pool_provisioning_config(pool: PoolPlan, *, api_version: str) -> dict:
     parameters = None
     if pool.max_run_duration is not None:
         parameters = {MAX_RUN_DURATION_PARAMETER: str(pool.max_run_duration)}
@@ -99,7 +99,7 @@ def provisioning_request_config(pool: PoolPlan, *, api_version: str) -> dict:
     )
 
 
-def admission_check(pool: PoolPlan, *, api_version: str) -> dict:
+def pool_admission_check(pool: PoolPlan, *, api_version: str) -> dict:
     return kueue_api.provisioning_admission_check(
         admission_check_name(pool.name), admission_check_name(pool.name),
         labels=pool_labels(pool.name), api_version=api_version,
@@ -113,8 +113,8 @@ def capacity_objects(model: CapacityModel) -> dict[str, list[dict]]:
     pools = model.pools_in_flavor_order()
     queued = [p for p in pools if p.queued]
     return {
-        "Topology": [topology(api_version)] if tas and any(uses_topology(p, tas) for p in pools) else [],
-        "ResourceFlavor": [resource_flavor(p, tas=tas, api_version=api_version) for p in pools],
-        "ProvisioningRequestConfig": [provisioning_request_config(p, api_version=api_version) for p in queued],
-        "AdmissionCheck": [admission_check(p, api_version=api_version) for p in queued],
+        "Topology": [gke_topology(api_version)] if tas and any(uses_topology(p, tas) for p in pools) else [],
+        "ResourceFlavor": [pool_flavor(p, tas=tas, api_version=api_version) for p in pools],
+        "ProvisioningRequestConfig": [pool_provisioning_config(p, api_version=api_version) for p in queued],
+        "AdmissionCheck": [pool_admission_check(p, api_version=api_version) for p in queued],
     }

@@ -21,7 +21,6 @@ from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from gkecap.components.kueue_api import Quota
 from gkecap.components.kubernetes_objects.flavors import admission_check_name, api_version_of
 from gkecap.components.model import CapacityModel, CohortPlan, PoolPlan, TeamPlan
-from gkecap.components.spec.errors import SpecIssue
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, namespace_selector, team_labels
 
 HOST_RESOURCES = ("cpu", "memory")
@@ -82,26 +81,7 @@ def team_pools(model: CapacityModel, team: TeamPlan) -> list[PoolPlan]:
     return [p for p in model.pools_in_flavor_order() if p.name in names]
 
 
-# A ClusterQueue resource group holds at most 64 flavors (KUEUE_VALIDATION R-CQ-19, CRD clusterqueues.yaml:1321).
-MAX_FLAVORS_PER_GROUP = 64
-
-
-def flavor_limit_issues(model: CapacityModel) -> list[SpecIssue]:
-    """Teams whose ClusterQueue would list more flavors than Kueue allows in its one resource group."""
-    issues = []
-    for team in model.teams:
-        pools = team_pools(model, team)
-        if len(pools) > MAX_FLAVORS_PER_GROUP:
-            via = f" (its own and every pool with quota in cohort tree {_root(model, team.cohort).name!r})" if team.cohort else ""
-            issues.append(SpecIssue(
-                f"teams[{team.index}]",
-                f"team {team.name!r} would use {len(pools)} pools{via}, but a Kueue ClusterQueue holds at most "
-                f"{MAX_FLAVORS_PER_GROUP} flavors per resource group; split the cohort tree or use fewer, larger pools",
-            ))
-    return issues
-
-
-def cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
+def team_cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
     kueue = model.kueue
     pools = team_pools(model, team)
     covered = covered_resources(pools)
@@ -140,7 +120,7 @@ def cohorts_parents_first(model: CapacityModel) -> list[CohortPlan]:
     return sorted(model.cohorts, key=lambda c: (c.depth, c.index))
 
 
-def cohort(model: CapacityModel, plan: CohortPlan) -> dict:
+def cohort_object(model: CapacityModel, plan: CohortPlan) -> dict:
     kueue = model.kueue
     pools = [p for p in model.pools_in_flavor_order() if p.name in plan.pools]
     covered = covered_resources(pools)
@@ -183,7 +163,7 @@ def sharing_objects(model: CapacityModel) -> dict[str, list[dict]]:
     """WorkloadPriorityClasses, Cohorts (parents first), ClusterQueues and LocalQueues, by kind."""
     return {
         "WorkloadPriorityClass": priority_classes(model),
-        "Cohort": [cohort(model, c) for c in cohorts_parents_first(model)],
-        "ClusterQueue": [cluster_queue(model, t) for t in model.teams],
+        "Cohort": [cohort_object(model, c) for c in cohorts_parents_first(model)],
+        "ClusterQueue": [team_cluster_queue(model, t) for t in model.teams],
         "LocalQueue": [lq for t in model.teams for lq in local_queues(model, t)],
     }

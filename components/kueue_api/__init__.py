@@ -21,7 +21,7 @@ from gkecap.components.kueue_api.cluster_queue import (
     ClusterQueueSpec, ClusterQueueSpecV1Beta1, FairSharing, FlavorFungibility, FlavorFungibilityV1Beta1,
     FlavorQuotas, LabelSelector, LabelSelectorRequirement, ResourceGroup, ResourceQuota,
 )
-from gkecap.components.kueue_api.cohort import CohortSpec, LocalQueueSpec
+from gkecap.components.kueue_api.cohort import KueueCohortSpec, LocalQueueSpec
 from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, V1BETA2_SINCE, KueueModel
 from gkecap.components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VERSIONS, manifest, spec_model
 from gkecap.components.k8s.quantity import Quantity, QuantityError, parse_quantity
@@ -35,7 +35,7 @@ __all__ = [
     "RULES", "RULES_BY_ID", "SERVED_VERSIONS", "TRANSITION_RULES", "V1BETA1", "V1BETA2", "V1BETA2_SINCE",
     "AdmissionCheckParametersReference", "AdmissionCheckSpec", "AdmissionCheckSpecV1Beta1",
     "AdmissionChecksStrategy", "AdmissionCheckStrategyRule", "BorrowWithinCohort", "ClusterQueuePreemption",
-    "ClusterQueueSpec", "ClusterQueueSpecV1Beta1", "CohortSpec", "FairSharing", "FlavorFungibility",
+    "ClusterQueueSpec", "ClusterQueueSpecV1Beta1", "KueueCohortSpec", "FairSharing", "FlavorFungibility",
     "FlavorFungibilityV1Beta1", "FlavorQuotas", "KueueModel", "KueueValidationError", "KueueViolation",
     "LabelSelector", "LabelSelectorRequirement", "LocalQueueSpec", "ProvisioningRequestConfigSpec",
     "ProvisioningRequestConfigSpecV1Beta1", "ProvisioningRequestPodSetUpdates",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.kueue_api.admission_check import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
 from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, KueueModel
 from gkecap.components.kueue_api.objects import manifest
@@ -18,13 +19,18 @@ from gkecap.components.kueue_api.validation import KueueViolation, validate_kueu
 QuantityLike = int | str
 
 
-class KueueValidationError(ValueError):
-    """A built object Kueue would reject; `.violations` has them all, str() one per line."""
+class KueueValidationError(InvalidInput):
+    """A built object Kueue would reject: one issue per violation (field path, message and rule id);
+    `.violations` keeps Kueue's own detail (rule id, layer)."""
 
     def __init__(self, kind: str, name: str, violations: list[KueueViolation]):
         self.violations = violations
-        lines = "\n".join(f"  {v}" for v in violations)
-        super().__init__(f"{kind} {name!r} would be rejected by Kueue:\n{lines}")
+        super().__init__([Issue(v.path, f"{v.message} [{v.rule}]", v.rule) for v in violations],
+                         subject=f"{kind} {name!r}")
+
+    def __str__(self) -> str:
+        lines = "\n".join(f"  {issue}" for issue in self.issues)
+        return f"{self.subject} would be rejected by Kueue:\n{lines}"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ from gkecap.components.kueue_api.fields import (
 )
 
 
+# A ClusterQueue resource group holds at most 64 flavors (KUEUE_VALIDATION R-CQ-19, CRD clusterqueues.yaml).
+MAX_FLAVORS_PER_GROUP = 64
+
 class ResourceQuota(KueueModel):
     default_rule = "R-CQ-19"
 
@@ -35,7 +38,7 @@ class ResourceGroup(KueueModel):
     default_rule = "R-CQ-19"
 
     covered_resources: Annotated[list[Annotated[str, Field(strict=True)]], Field(min_length=1, max_length=64)]
-    flavors: Annotated[list[FlavorQuotas], Field(min_length=1, max_length=64), list_map("name")]
+    flavors: Annotated[list[FlavorQuotas], Field(min_length=1, max_length=MAX_FLAVORS_PER_GROUP), list_map("name")]
 
 
 ResourceGroups = Annotated[list[ResourceGroup], Field(max_length=16)]

@@ -8,8 +8,9 @@ from gkecap.components.kueue_api.cluster_queue import FairSharing, ResourceGroup
 from gkecap.components.kueue_api.fields import DnsSubdomain, KueueModel, OmitEmpty, QuantityValue, StopPolicy
 
 
-class CohortSpec(KueueModel):
-    """kueue.x-k8s.io Cohort spec (same in v1beta1 and v1beta2). Rule ids are ClusterQueue's, remapped to R-CO-*."""
+class KueueCohortSpec(KueueModel):
+    """kueue.x-k8s.io Cohort spec (same in v1beta1 and v1beta2). Rule ids are ClusterQueue's, remapped to R-CO-*.
+    Kueue calls it `CohortSpec`; named apart from the environment file's cohort entry (`spec.CohortSpec`)."""
 
     field_rules = {"parentName": "R-CQ-21", "resourceGroups": "R-CQ-19"}
     field_hints = {"parent": "the field is parentName"}

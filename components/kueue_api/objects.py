@@ -13,7 +13,7 @@ from gkecap.components.kueue_api.admission_check import (
     ProvisioningRequestConfigSpecV1Beta1,
 )
 from gkecap.components.kueue_api.cluster_queue import ClusterQueueSpec, ClusterQueueSpecV1Beta1
-from gkecap.components.kueue_api.cohort import CohortSpec, LocalQueueSpec
+from gkecap.components.kueue_api.cohort import KueueCohortSpec, LocalQueueSpec
 from gkecap.components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel, bounded_str
 from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, TopologySpec
 
@@ -56,8 +56,8 @@ class WorkloadPriorityClassV1Beta1(WorkloadPriorityClass):
 _SPECS: dict[tuple[str, str], type[KueueModel]] = {
     ("ClusterQueue", "v1beta2"): ClusterQueueSpec,
     ("ClusterQueue", "v1beta1"): ClusterQueueSpecV1Beta1,
-    ("Cohort", "v1beta2"): CohortSpec,
-    ("Cohort", "v1beta1"): CohortSpec,
+    ("Cohort", "v1beta2"): KueueCohortSpec,
+    ("Cohort", "v1beta1"): KueueCohortSpec,
     ("LocalQueue", "v1beta2"): LocalQueueSpec,
     ("LocalQueue", "v1beta1"): LocalQueueSpec,
     ("ResourceFlavor", "v1beta2"): ResourceFlavorSpec,

@@ -30,14 +30,27 @@ def serves_v1beta2(version: str) -> bool:
     return release is not None and release >= V1BETA2_SINCE
 
 
+def release_issues(path: str, version: object) -> list[Issue]:
+    if parse_kueue_release(version) is not None:
+        return []
+    return [Issue(path, f"{version!r} is not a Kueue release; write it like {DEFAULT_KUEUE_VERSION}")]
+
+
+def positive_quantity_issues(path: str, value: object, example: str = "500m, 1, 512Mi or 1Gi") -> list[Issue]:
+    """A Kubernetes quantity above zero (a manager request)."""
+    try:
+        positive = parse_quantity(value).value > 0  # type: ignore[arg-type]
+    except QuantityError:
+        positive = False
+    return [] if positive else [Issue(path, f"{value!r} is not a positive Kubernetes quantity; e.g. {example}")]
+
+
 def check_install(
     version: str, api_version: str | None = None, cpu: str | None = None, memory: str | None = None
 ) -> list[Issue]:
     """A Kueue release, the API version the objects use (None: not given), positive manager requests."""
-    issues: list[Issue] = []
-    if parse_kueue_release(version) is None:
-        issues.append(Issue("version", f"{version!r} is not a Kueue release; write it like {DEFAULT_KUEUE_VERSION}"))
-    elif api_version == "v1beta2" and not serves_v1beta2(version):
+    issues = release_issues("version", version)
+    if not issues and api_version == "v1beta2" and not serves_v1beta2(version):
         since = "v" + ".".join(map(str, V1BETA2_SINCE))
         issues.append(
             Issue("apiVersion", f"'v1beta2' needs Kueue {since} or later (kueue.version is {version}); use apiVersion "
@@ -46,12 +59,6 @@ def check_install(
     if api_version is not None and api_version not in API_VERSIONS:
         issues.append(Issue("apiVersion", f"{api_version!r} is not allowed; allowed: {', '.join(API_VERSIONS)}"))
     for key, value, example in (("cpu", cpu, "500m or 1"), ("memory", memory, "512Mi or 1Gi")):
-        if value is None:
-            continue
-        try:
-            positive = parse_quantity(value).value > 0
-        except QuantityError:
-            positive = False
-        if not positive:
-            issues.append(Issue(f"managerResources.{key}", f"{value!r} is not a positive Kubernetes quantity; e.g. {example}"))
+        if value is not None:
+            issues += positive_quantity_issues(f"managerResources.{key}", value, example)
     return issues

@@ -19,6 +19,7 @@ from gkecap.components.catalog import (
 from gkecap.components.gke.node_labels import node_labels, node_selector, node_taints
 from gkecap.components.gke.pool_request import DEFAULT_GPU_DRIVER_VERSION
 from gkecap.components.gke.pool_settings import node_pool_settings
+from gkecap.components.gke.reservation_request import DEFAULT_TPU_WORKLOAD_TYPE
 from gkecap.components.model.plans import (
     DEFAULT_WEIGHT,
     CapacityModel,
@@ -98,7 +99,7 @@ def _reservation_plan(res: ReservationSpec, consumers: Iterable[str]) -> Reserva
         # TPU calendar requests count chips (FACTS C).
         family = tpu_family_of(res.machine_type)
         kind, unit, label, accelerators = "tpu", "chips", family.accelerator_label, res.count
-        workload_type, tpu_family = res.workload_type or "BATCH", family.name
+        workload_type, tpu_family = res.workload_type or DEFAULT_TPU_WORKLOAD_TYPE, family.name
     else:
         gpu = gpu_machine(res.machine_type)
         kind, unit, label, accelerators = "gpu", "VMs", gpu.accelerator_label, res.count * gpu.gpus_per_vm

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
 from gkecap.components.catalog import CAPACITY_MODELS, GpuMachine, TpuSlice
-from gkecap.components.gke.node_labels import Taint
+from gkecap.components.gke.node_labels import NodeTaint
 from gkecap.components.gke.pool_request import FLEX_CAPACITIES, GpuSharing, PoolRequest
 from gkecap.components.gke.pool_settings import NodePoolSettings
 from gkecap.components.spec.models import ClusterSpec, KueueSpec
@@ -93,8 +93,8 @@ class PoolPlan:
     labels: dict[str, str]  # extra node labels from the spec
     node_labels: dict[str, str]  # labels the node pools set (gkecap.components.gke.node_labels)
     node_selector: dict[str, str]  # labels selecting exactly this pool's nodes (node_settings.node_selector)
-    taints: tuple[Taint, ...]  # extra node taints from the spec (AcceleratorNodePool's `taints`)
-    node_taints: tuple[Taint, ...]  # every taint the nodes carry (node_settings.node_taints); flavors tolerate these
+    taints: tuple[NodeTaint, ...]  # extra node taints from the spec (AcceleratorNodePool's `taints`)
+    node_taints: tuple[NodeTaint, ...]  # every taint the nodes carry (node_settings.node_taints); flavors tolerate these
     disk_size_gb: int | None  # boot disk; None: GKE's default
     disk_type: str | None  # boot disk type; None: GKE's default for the machine type
 

@@ -16,18 +16,17 @@ from typing import Annotated, Any, Callable
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from gkecap.components.gke import calendar_window
-from gkecap.components.gke.locations import is_region, is_zone
+from gkecap.components.gke.locations import region_issues, zone_issues
 from gkecap.components.gke.resource_names import (
-    EMAIL_PATTERN,
-    GCE_NAME_RULE,
-    PROJECT_PATTERN,
-    is_gce_name,
+    gce_name_issues,
     member_issues,
+    project_issues,
+    service_account_issues,
 )
-from gkecap.components.gke.versions import LATEST, parse_gke_version
+from gkecap.components.gke.versions import version_issues
+from gkecap.components.issues import Issue
 from gkecap.components.k8s.names import dns1123_label_errors, dns1123_subdomain_errors
-from gkecap.components.k8s.quantity import QuantityError, parse_quantity
-from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, parse_kueue_release
+from gkecap.components.kueue_api.releases import positive_quantity_issues, release_issues
 
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
@@ -57,6 +56,12 @@ def _window_start(value: Any) -> Any:
     return calendar_window.parse_start(value)
 
 
+def _follows(check: Callable[[str, Any], list[Issue]]) -> AfterValidator:
+    """Validate with the rule of the layer that owns the format: `check(path, value) -> issues`, the same
+    function the components and the policy pack call."""
+    return _checked(lambda value: "; ".join(issue.message for issue in check("", value)) or None)
+
+
 def _errors(errors: list[str], value: Any, what: str) -> str | None:
     return f"{value!r} is not {what}: {'; '.join(errors)}" if errors else None
 
@@ -76,51 +81,15 @@ DnsLabel = Annotated[str, _checked(lambda v: _errors(dns1123_label_errors(v), v,
 DnsSubdomain = Annotated[str, _checked(lambda v: _errors(dns1123_subdomain_errors(v), v, "a DNS-1123 subdomain"))]
 
 
-def _quantity_problem(value: str) -> str | None:
-    try:
-        positive = parse_quantity(value).value > 0
-    except QuantityError:
-        positive = False
-    return None if positive else f"{value!r} is not a positive Kubernetes quantity; e.g. 500m, 1, 512Mi or 1Gi"
-
-
-PositiveQuantity = Annotated[str, _checked(_quantity_problem)]
+PositiveQuantity = Annotated[str, _follows(positive_quantity_issues)]
 
 # --- Google Cloud -----------------------------------------------------------------------------------------
 
-ProjectId = Annotated[
-    str,
-    _checked(
-        lambda v: None
-        if PROJECT_PATTERN.fullmatch(v)
-        else f"{v!r} is not a Google Cloud project ID; IDs are 6-30 lowercase letters, digits and hyphens, "
-        "starting with a letter"
-    ),
-]
-Region = Annotated[
-    str,
-    _checked(lambda v: None if is_region(v) else f"{v!r} is not a Google Cloud region; regions look like us-east5 or europe-west4"),
-]
-Zone = Annotated[str, _checked(lambda v: None if is_zone(v) else f"{v!r} is not a zone; zones look like us-east5-a")]
-GceName = Annotated[str, _checked(lambda v: None if is_gce_name(v) else f"{v!r} is not a Compute Engine name; {GCE_NAME_RULE}")]
-Email = Annotated[
-    str,
-    _checked(lambda v: None if EMAIL_PATTERN.fullmatch(v) else f"{v!r} is not a service account email (name@project.iam.gserviceaccount.com)"),
-]
-Principal = Annotated[str, _checked(lambda v: "; ".join(i.message for i in member_issues("", v)) or None)]
-GkeVersion = Annotated[
-    str,
-    _checked(
-        lambda v: None
-        if v.strip().lower() == LATEST or parse_gke_version(v) is not None
-        else f"{v!r} is not a GKE version; write it like 1.33.2-gke.1240000, 1.33 or latest"
-    ),
-]
-KueueVersion = Annotated[
-    str,
-    _checked(
-        lambda v: None
-        if parse_kueue_release(v) is not None
-        else f"{v!r} is not a Kueue release; write it like {DEFAULT_KUEUE_VERSION}"
-    ),
-]
+ProjectId = Annotated[str, _follows(project_issues)]
+Region = Annotated[str, _follows(region_issues)]
+Zone = Annotated[str, _follows(zone_issues)]
+GceName = Annotated[str, _follows(lambda path, value: gce_name_issues(path, value, "Compute Engine name"))]
+ServiceAccount = Annotated[str, _follows(service_account_issues)]
+Principal = Annotated[str, _follows(member_issues)]
+GkeVersion = Annotated[str, _follows(version_issues)]
+KueueVersion = Annotated[str, _follows(release_issues)]

@@ -28,7 +28,7 @@ from gkecap.components.kueue_api.releases import API_VERSIONS, DEFAULT_KUEUE_VER
 from gkecap.components.spec.fields import (
     DnsLabel,
     DnsSubdomain,
-    Email,
+    ServiceAccount,
     GceName,
     GkeVersion,
     KueueVersion,
@@ -217,7 +217,7 @@ class EnvironmentSpec(_SpecModel):
 
     project: ProjectId | None = None  # from gcp:project (load_environment(project=...)) or given here
     region: Region
-    node_service_account: Email | None = None
+    node_service_account: ServiceAccount | None = None  # dedicated; never the default compute account
     cluster: ClusterSpec
     kueue: KueueSpec = Field(default_factory=KueueSpec)
     node_pools: list[NodePoolSpec] = Field(default_factory=list)

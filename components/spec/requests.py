@@ -8,7 +8,7 @@ model derives node pools from them, and `Environment` passes them on unchanged.
 from __future__ import annotations
 
 from gkecap.components.gke.cluster import ClusterRequest
-from gkecap.components.gke.node_labels import Taint
+from gkecap.components.gke.node_labels import NodeTaint
 from gkecap.components.gke.pool_request import GpuSharing, PoolRequest, ReservationTarget
 from gkecap.components.spec.models import ClusterSpec, NodePoolSpec
 
@@ -38,7 +38,7 @@ def pool_request(pool: NodePoolSpec, reservation_vms: int | None = None) -> Pool
         gpu_partition_size=pool.gpu_partition_size,
         gpu_sharing=GpuSharing(sharing.strategy, sharing.max_shared_clients_per_gpu) if sharing else None,
         labels=dict(pool.labels),
-        taints=tuple(Taint(t.key, t.value, t.effect) for t in pool.taints),
+        taints=tuple(NodeTaint(t.key, t.value, t.effect) for t in pool.taints),
         disk_size_gb=pool.disk_size_gb,
         disk_type=pool.disk_type,
     )

@@ -160,7 +160,7 @@ def test_gpu_vm_count_limit(pulumi_run):
 
 def test_machine_type_not_offered_in_calendar_mode(pulumi_run):
     (problem,) = problems_of(pulumi_run, gpu_args(machine_type="a2-highgpu-8g"))
-    assert problem.startswith("machineType: a2-highgpu-8g cannot be reserved in calendar")
+    assert problem.startswith("machineType: 'a2-highgpu-8g' cannot be reserved in calendar mode; calendar mode covers")
 
 
 def test_all_problems_are_reported_together(pulumi_run):

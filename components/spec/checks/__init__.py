@@ -12,11 +12,16 @@ from typing import Any, Mapping
 
 from gkecap.components.issues import Issue
 from gkecap.components.spec.checks.context import Findings, View
-from gkecap.components.spec.checks.environment import check_cluster, check_kueue, check_service_account
+from gkecap.components.spec.checks.environment import check_cluster, check_kueue
 from gkecap.components.spec.checks.pools import check_calendar_consumption, check_pools
 from gkecap.components.spec.checks.quotas import check_quota_vs_capacity
 from gkecap.components.spec.checks.reservations import check_reservations, index_reservations
-from gkecap.components.spec.checks.teams import check_cohorts, check_priority_classes, check_teams
+from gkecap.components.spec.checks.teams import (
+    check_cohorts,
+    check_flavor_limits,
+    check_priority_classes,
+    check_teams,
+)
 from gkecap.components.spec.models import EnvironmentSpec
 
 
@@ -25,7 +30,6 @@ def check_environment(
 ) -> tuple[list[Issue], list[Issue]]:
     """(errors, warnings) of the cross-field rules. `spec` is None when pydantic rejected part of `data`."""
     findings = Findings(View.of(spec) if spec is not None else View.lenient(data), now)
-    check_service_account(findings)
     check_kueue(findings)
     reservations = index_reservations(findings)
     facts = check_pools(findings, reservations)
@@ -34,6 +38,7 @@ def check_environment(
     check_cluster(findings, facts)
     check_cohorts(findings)
     check_teams(findings)
+    check_flavor_limits(findings)
     check_priority_classes(findings)
     check_quota_vs_capacity(findings, facts)
     return findings.errors, findings.warnings

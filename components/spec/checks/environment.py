@@ -1,12 +1,11 @@
-"""The environment's own settings: the node service account, the cluster (its rule set, `gke.cluster`, under
+"""The environment's own settings: the cluster (its rule set, `gke.cluster`, under
 `cluster.`, plus its location in the region and the version floors of the pools declared) and Kueue
 (`kueue_api.releases.check_install` under `kueue.`)."""
 
 from __future__ import annotations
 
-from gkecap.components.gke.cluster import LOWEST_VERSION, check_cluster_request
+from gkecap.components.gke.cluster import BASE_FLOOR, LOWEST_VERSION, check_cluster_request
 from gkecap.components.gke.locations import zone_region
-from gkecap.components.gke.resource_names import is_default_compute_service_account
 from gkecap.components.gke.versions import (
     GPU_FLEX_MIN_VERSION,
     TPU7X_MIN_VERSION,
@@ -18,14 +17,6 @@ from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.spec.checks.context import Findings, listing
 from gkecap.components.spec.checks.pools import PoolFacts
 from gkecap.components.spec.requests import cluster_request
-
-
-def check_service_account(f: Findings) -> None:
-    sa = f.view.node_service_account
-    if sa is not None and is_default_compute_service_account(sa):
-        f.error("nodeServiceAccount",
-                f"{sa!r} is the Compute Engine default service account; use a dedicated least-privilege account, or "
-                "omit nodeServiceAccount to have one created")
 
 
 def check_cluster(f: Findings, facts: dict[str, PoolFacts]) -> None:
@@ -44,7 +35,7 @@ def check_cluster(f: Findings, facts: dict[str, PoolFacts]) -> None:
     if version is not None:
         floors = _pool_floors(facts)
         if not any(floor == LOWEST_VERSION for floor, _ in floors):
-            floors.insert(0, (LOWEST_VERSION, "flex-start GPU pools, the earliest DWS capacity model"))
+            floors.insert(0, BASE_FLOOR)
         f.errors.extend(under("cluster", version_issues("minMasterVersion", version, floors)))
 
 

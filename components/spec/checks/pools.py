@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE, gpu_machine, tpu_family_of, tpu_slice
-from gkecap.components.gke.locations import zone_region
+from gkecap.components.gke.locations import zone_issues
 from gkecap.components.gke.pool_checks import check_pool_request
 from gkecap.components.gke.pool_request import PoolRequest
 from gkecap.components.gke.pool_settings import NodePoolSettings, node_pool_settings
@@ -64,9 +64,7 @@ def check_pools(f: Findings, reservations: dict[str, tuple[int, ReservationSpec]
         f.errors.extend(under(path, issues))
         if region is not None and pool.zones is not None:
             for zone_index, zone in enumerate(pool.zones):
-                if zone_region(zone) not in (None, region):
-                    f.error(f"{path}.zones[{zone_index}]",
-                            f"{zone!r} is not in the region {region}; allowed: zones {region}-a, {region}-b, ...")
+                f.errors.extend(zone_issues(f"{path}.zones[{zone_index}]", zone, region))
         if not issues and pool.name not in facts:
             facts[pool.name] = _facts(index, pool, request)
     return facts

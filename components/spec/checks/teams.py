@@ -7,6 +7,7 @@ import difflib
 from typing import Mapping
 
 from gkecap.components.issues import key_path
+from gkecap.components.kueue_api.cluster_queue import MAX_FLAVORS_PER_GROUP
 from gkecap.components.spec.checks.context import Findings, listing
 from gkecap.components.spec.models import CohortSpec, TeamSpec
 
@@ -139,3 +140,37 @@ def check_priority_classes(f: Findings) -> None:
     seen: dict[str, int] = {}
     for index, pc in f.view.priority_classes:
         f.unique("priorityClasses", index, pc.name, seen, "priority class")
+
+
+def check_flavor_limits(f: Findings) -> None:
+    """A team's ClusterQueue lists every pool it can use: its own quota and limit entries, and in a cohort every
+    pool with quota anywhere in its cohort tree (it may borrow them). Kueue's one resource group holds at most
+    MAX_FLAVORS_PER_GROUP flavors (R-CQ-19), so a larger set could never be applied."""
+    parent = {cohort.name: cohort.parent for _, cohort in f.view.cohorts}
+
+    def root(name: str) -> str:
+        seen: set[str] = set()
+        while parent.get(name) is not None and name not in seen:  # cycles are reported elsewhere
+            seen.add(name)
+            name = parent[name]  # type: ignore[assignment]
+        return name
+
+    tree_pools: dict[str, set[str]] = {}
+    for _, cohort in f.view.cohorts:
+        tree_pools.setdefault(root(cohort.name), set()).update(p for p, q in cohort.quota.items() if q > 0)
+    for _, team in f.view.teams:
+        if team.cohort is not None:
+            tree_pools.setdefault(root(team.cohort), set()).update(p for p, q in team.quota.items() if q > 0)
+    declared = f.view.pool_names
+    for index, team in f.view.teams:
+        pools = set(team.quota) | set(team.borrowing_limit) | set(team.lending_limit)
+        tree = root(team.cohort) if team.cohort is not None else None
+        if tree is not None:
+            pools |= tree_pools.get(tree, set())
+        if declared is not None:
+            pools &= declared
+        if len(pools) > MAX_FLAVORS_PER_GROUP:
+            via = f" (its own and every pool with quota in cohort tree {tree!r})" if tree else ""
+            f.error(f"teams[{index}]", f"team {team.name!r} would use {len(pools)} pools{via}, but a Kueue ClusterQueue "
+                    f"holds at most {MAX_FLAVORS_PER_GROUP} flavors per resource group; split the cohort tree or use "
+                    "fewer, larger pools")

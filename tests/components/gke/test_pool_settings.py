@@ -11,7 +11,7 @@ from gkecap.components.gke import (
     QUEUED_TAINT,
     PoolRequest,
     ReservationTarget,
-    Taint,
+    NodeTaint,
     node_pool_names,
     node_pool_settings,
     node_selector,
@@ -107,7 +107,7 @@ def test_node_selector_for_gpu_and_tpu():
 
 
 def test_kueue_tolerations_cover_every_node_taint():
-    assert tolerations("a3-highgpu-8g", "queued", [Taint("team", "vision", "NO_EXECUTE")]) == [
+    assert tolerations("a3-highgpu-8g", "queued", [NodeTaint("team", "vision", "NO_EXECUTE")]) == [
         {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
         {"key": "cloud.google.com/gke-queued", "operator": "Equal", "value": "true", "effect": "NoSchedule"},
         {"key": "team", "operator": "Equal", "value": "vision", "effect": "NoExecute"},

@@ -211,7 +211,7 @@ def test_a_child_cohort_carries_its_borrowing_and_lending_limits():
 
 
 def test_more_pools_than_kueue_allows_in_a_queue_is_a_spec_error_naming_the_team():
-    from gkecap.components.kubernetes_objects.build import kueue_objects
+    # The limit is the environment's (spec.checks.teams.check_flavor_limits): the objects are never built.
     from gkecap.components.spec import SpecError, load_environment
 
     env = over_quota()
@@ -224,9 +224,7 @@ def test_more_pools_than_kueue_allows_in_a_queue_is_a_spec_error_naming_the_team
         {"name": "team-a", "cohort": "gpu-share", "quota": {f"l4-{i}": 1 for i in range(33)}},
         {"name": "team-b", "cohort": "gpu-share", "quota": {f"l4-{i}": 1 for i in range(33, 65)}},
     ]
-    from gkecap.components.model import derive
-
     with pytest.raises(SpecError) as raised:
-        kueue_objects(derive(load_environment(env)))
+        load_environment(env)
     assert [issue.path for issue in raised.value.issues] == ["teams[0]", "teams[1]"]
     assert "would use 65 pools" in str(raised.value) and "at most 64 flavors" in str(raised.value)
