@@ -29,5 +29,5 @@ __all__ = sorted(_EXPORTS)
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'components' has no attribute {name!r}")
+        raise AttributeError(f"module 'gkecap.components' has no attribute {name!r}")
     return getattr(import_module(module), name)

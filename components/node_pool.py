@@ -256,7 +256,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
                 disk_size_gb=s.disk_size_gb,
                 disk_type=s.disk_type,
             ),
-            # The autoscaler owns node counts (see node_settings.AUTOSCALER_OWNED_FIELDS).
+            # The autoscaler owns node counts (see gke.AUTOSCALER_OWNED_FIELDS).
             opts=pulumi.ResourceOptions(parent=self, ignore_changes=list(AUTOSCALER_OWNED_FIELDS)),
         )
 

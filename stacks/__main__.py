@@ -6,7 +6,7 @@
 Everything lives in the environment file (`gkecap:environment`, with `gcp:project`); this program only
 builds the `Environment` component from it and exports what other stacks consume (the cluster, the
 node pools behind each flavor, the team queues). A bad environment file stops here with every problem
-listed (gkecap.components.spec.SpecError) before any resource is registered.
+listed (pulumi.InputPropertiesError, one YAML path per issue) before any resource is registered.
 """
 
 import pulumi

@@ -271,8 +271,10 @@ PURE_PACKAGES = sorted(
     f"gkecap.components.{info.name}" for info in pkgutil.iter_modules(gkecap.components.__path__) if info.ispkg
 ) + ["gkecap.policies.rules"]
 
+# Every module of the package, not only its __init__ (which may import nothing).
 _LOADED_PULUMI = (
-    "import importlib, json, sys; importlib.import_module({name!r}); "
+    "import importlib, json, pkgutil, sys; package = importlib.import_module({name!r}); "
+    "[importlib.import_module(m.name) for m in pkgutil.walk_packages(package.__path__, package.__name__ + '.')]; "
     "print(json.dumps(sorted(m for m in sys.modules if m == 'pulumi' or m.startswith(('pulumi.', 'pulumi_')))))"
 )
 

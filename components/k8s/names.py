@@ -90,10 +90,6 @@ def label_value_errors(value: str) -> list[str]:
     return _bounded_pattern_errors(value, LABEL_VALUE_MAX, _LABEL_VALUE_RE, _VALUE_HINT)
 
 
-def is_dns1123_subdomain(value: str) -> bool:
-    return not dns1123_subdomain_errors(value)
-
-
 def labels_errors(labels: Any, path: str) -> list[tuple[str, str]]:
     """metav1validation.ValidateLabels: every key a qualified name, every value a label value -> (path, message)."""
     problems: list[tuple[str, str]] = []

@@ -92,9 +92,9 @@ class PoolPlan:
     gpu_sharing: GpuSharingPlan | None
     labels: dict[str, str]  # extra node labels from the spec
     node_labels: dict[str, str]  # labels the node pools set (gkecap.components.gke.node_labels)
-    node_selector: dict[str, str]  # labels selecting exactly this pool's nodes (node_settings.node_selector)
+    node_selector: dict[str, str]  # labels selecting exactly this pool's nodes (gke.node_selector)
     taints: tuple[NodeTaint, ...]  # extra node taints from the spec (AcceleratorNodePool's `taints`)
-    node_taints: tuple[NodeTaint, ...]  # every taint the nodes carry (node_settings.node_taints); flavors tolerate these
+    node_taints: tuple[NodeTaint, ...]  # every taint the nodes carry (gke.node_taints); flavors tolerate these
     disk_size_gb: int | None  # boot disk; None: GKE's default
     disk_type: str | None  # boot disk type; None: GKE's default for the machine type
 

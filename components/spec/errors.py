@@ -11,20 +11,17 @@ from pydantic import BaseModel, ValidationError
 
 from gkecap.components.issues import InvalidInput, Issue, format_path
 
-SpecIssue = Issue  # one problem of an environment file: its YAML path and what is wrong and allowed
-
-
 class SpecError(InvalidInput):
     """Every problem of an environment file, one line per issue (`path: message`)."""
 
 
 def translate_validation_error(
     err: ValidationError, root: type[BaseModel], prefix: tuple[Any, ...] = ()
-) -> list[SpecIssue]:
+) -> list[Issue]:
     issues = []
     for error in err.errors(include_url=False):
         loc = tuple(part for part in error["loc"] if part != "[key]")
-        issues.append(SpecIssue(format_path(prefix + loc), _message(error, root, loc)))
+        issues.append(Issue(format_path(prefix + loc), _message(error, root, loc)))
     return issues
 
 
@@ -126,7 +123,7 @@ def _model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | 
     return current if isinstance(current, type) and issubclass(current, BaseModel) else None
 
 
-def unique(issues: list[SpecIssue]) -> list[SpecIssue]:
+def unique(issues: list[Issue]) -> list[Issue]:
     return list(dict.fromkeys(issues))
 
 
@@ -156,10 +153,10 @@ _SECTION_ORDER = {
 }
 
 
-def in_file_order(issues: list[SpecIssue]) -> list[SpecIssue]:
+def in_file_order(issues: list[Issue]) -> list[Issue]:
     """Sorted by section in file order, then entry index; stable within an entry."""
 
-    def key(issue: SpecIssue) -> tuple[int, int]:
+    def key(issue: Issue) -> tuple[int, int]:
         match = re.match(r"^([A-Za-z:]+)(?:\[(\d+)\])?", issue.path)
         if not match:
             return (len(_SECTION_ORDER), 0)

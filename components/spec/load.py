@@ -18,9 +18,9 @@ import yaml
 from pydantic import ValidationError
 
 from gkecap.components.spec.checks import check_environment
+from gkecap.components.issues import Issue
 from gkecap.components.spec.errors import (
     SpecError,
-    SpecIssue,
     in_file_order,
     show,
     translate_validation_error,
@@ -36,13 +36,13 @@ def load_environment(
     """Validate the value of ``gkecap:environment``; raise SpecError with every problem, or return the spec."""
     now = _aware_now(now)
     if not isinstance(config, Mapping):
-        raise SpecError([SpecIssue("gkecap:environment", f"expected a mapping of settings, got {show(config)}")])
+        raise SpecError([Issue("gkecap:environment", f"expected a mapping of settings, got {show(config)}")])
     data = dict(config)
-    issues: list[SpecIssue] = []
+    issues: list[Issue] = []
     if project is not None:
         given = data.get("project")
         if given is not None and given != project:
-            issues.append(SpecIssue("project", f"{given!r} differs from gcp:project {project!r}; give one"))
+            issues.append(Issue("project", f"{given!r} differs from gcp:project {project!r}; give one"))
         data["project"] = project
     try:
         spec: EnvironmentSpec | None = EnvironmentSpec.model_validate(data)
@@ -63,14 +63,14 @@ def load_environment(
 def load_stack_config(stack_config: Mapping[str, Any], *, now: datetime | None = None) -> EnvironmentSpec:
     """Load from a whole Pulumi stack ``config:`` map (``gcp:project`` and ``gkecap:environment``)."""
     if not isinstance(stack_config, Mapping):
-        raise SpecError([SpecIssue("config", f"expected a mapping, got {show(stack_config)}")])
+        raise SpecError([Issue("config", f"expected a mapping, got {show(stack_config)}")])
     environment = stack_config.get("gkecap:environment")
     if environment is None:
         keys = ", ".join(sorted(map(str, stack_config))) or "none"
-        raise SpecError([SpecIssue("config", f"no gkecap:environment key; keys present: {keys}")])
+        raise SpecError([Issue("config", f"no gkecap:environment key; keys present: {keys}")])
     project = stack_config.get("gcp:project")
     if project is not None and not isinstance(project, str):
-        raise SpecError([SpecIssue("config.gcp:project", f"expected a project ID string, got {show(project)}")])
+        raise SpecError([Issue("config.gcp:project", f"expected a project ID string, got {show(project)}")])
     return load_environment(environment, project=project, now=now)
 
 
@@ -80,11 +80,11 @@ def load_stack_file(path: str | Path, *, now: datetime | None = None) -> Environ
     try:
         document = yaml.safe_load(path.read_text())
     except OSError as err:
-        raise SpecError([SpecIssue(str(path), f"cannot read the file: {err.strerror or err}")]) from None
+        raise SpecError([Issue(str(path), f"cannot read the file: {err.strerror or err}")]) from None
     except yaml.YAMLError as err:
-        raise SpecError([SpecIssue(str(path), f"not valid YAML: {err}")]) from None
+        raise SpecError([Issue(str(path), f"not valid YAML: {err}")]) from None
     if not isinstance(document, Mapping):
-        raise SpecError([SpecIssue(str(path), f"expected a mapping at the top level, got {show(document)}")])
+        raise SpecError([Issue(str(path), f"expected a mapping at the top level, got {show(document)}")])
     if "config" in document:
         return load_stack_config(document["config"] or {}, now=now)
     if "gkecap:environment" in document:

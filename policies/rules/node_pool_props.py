@@ -66,10 +66,6 @@ class PoolView:
     def is_tpu(self) -> bool:
         return is_tpu_machine_type(self.machine_type or "")
 
-    @property
-    def is_gpu_catalog_machine(self) -> bool:
-        return is_gpu_machine_type(self.machine_type or "")
-
     # --- where ----------------------------------------------------------------------------------------
     def zone_names(self) -> list[str] | None:
         """The zones the pool's nodes run in, when known from the pool itself."""
@@ -135,10 +131,6 @@ class PoolView:
         if spot is None or preemptible is None:
             return None
         return spot or preemptible
-
-    @property
-    def reservation_type(self) -> str | None:
-        return known_str(self.get("nodeConfig.reservationAffinity.consumeReservationType"))
 
     def capacity_model(self) -> str | None:
         """queued | flex-start | spot | reservation | on-demand (CAPACITY_MODELS names); None if unknown."""

@@ -2,7 +2,7 @@
 
 Loaded with a fixed `now` (the calendar window rules depend on it): these tests check the files' content;
 tests/stacks/test_stack_plans.py plans them end to end. The prod reservation is submitted, so the committed
-file stays valid once its start has passed (components/calendar_window.py: a submitted request is not judged
+file stays valid once its start has passed (gkecap.components.gke.calendar_window: a submitted request is not judged
 on its start again; after its end the plan warns).
 """
 

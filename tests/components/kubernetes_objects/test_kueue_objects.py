@@ -9,7 +9,7 @@ import dataclasses
 import kubernetes_validate
 import pytest
 
-import gkecap.components.gke as node_settings
+import gkecap.components.gke as gke
 from gkecap.components.catalog import GKE_ACCELERATOR_LABEL, GKE_TPU_ACCELERATOR_LABEL, GKE_TPU_TOPOLOGY_LABEL
 from gkecap.components.kueue_api import validate_kueue_object
 from gkecap.components.kubernetes_objects.kueue_chart import BATCH_USER_ROLE
@@ -95,7 +95,7 @@ def test_one_flavor_per_pool_named_like_the_pool_in_capacity_order():
 
 def _node_labels(pool) -> dict[str, str]:
     """Labels the pool's nodes carry: what the node pool config sets plus the accelerator labels GKE sets."""
-    labels = dict(node_settings.node_labels(pool.name, pool.capacity, pool.labels))
+    labels = dict(gke.node_labels(pool.name, pool.capacity, pool.labels))
     if pool.kind == "gpu":
         labels[GKE_ACCELERATOR_LABEL] = pool.accelerator_label
     else:
@@ -123,7 +123,7 @@ def test_each_flavor_tolerates_every_taint_of_its_nodes(variant):
     model, objects = model_of(env), objects_of(env)
     for pool in model.pools:
         tolerations = find(objects, "ResourceFlavor", pool.name)["spec"]["tolerations"]
-        for taint in node_settings.node_taints(pool.machine_type, pool.capacity):
+        for taint in gke.node_taints(pool.machine_type, pool.capacity):
             assert taint.toleration() in tolerations, (pool.name, taint)
 
 

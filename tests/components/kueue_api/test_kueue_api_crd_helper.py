@@ -1,4 +1,4 @@
-"""The real-CRD checker other tests rely on (tests/support/kueue_crds.py) behaves like the API server."""
+"""The real-CRD checker other tests rely on (testkit.kueue_crds) behaves like the API server."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_single_multi_host_slice_is_named_like_the_pool():
     for team in env["teams"]:
         team["quota"].pop("v6e-16", None)
     env["teams"][1]["quota"]["v6e-16"] = 16
-    assert [n.name for n in model_of(env).pool("v6e-16").node_pools] == ["v6e-16"]  # as node_settings names it
+    assert [n.name for n in model_of(env).pool("v6e-16").node_pools] == ["v6e-16"]  # as gke.node_pool_names names it
 
 
 def test_single_host_tpu_pool_scales_to_slices_nodes():

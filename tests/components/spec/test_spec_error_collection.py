@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gkecap.components.spec import SpecError, SpecIssue, load_environment
+from gkecap.components.issues import Issue
+from gkecap.components.spec import SpecError, load_environment
 from testkit.spec_data import NOW, prod
 
 
@@ -41,7 +42,7 @@ def test_issues_are_in_file_order():
 
 
 def test_str_is_one_line_per_issue():
-    error = SpecError([SpecIssue("a.b", "first"), SpecIssue("c[0]", "second")])
+    error = SpecError([Issue("a.b", "first"), Issue("c[0]", "second")])
     assert str(error) == "a.b: first\nc[0]: second"
     assert isinstance(error, ValueError)
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gkecap.components.issues import Issue
 from gkecap.components.spec import (
     DEFAULT_PRIORITY_CLASSES,
     EnvironmentSpec,
     SpecError,
-    SpecIssue,
     load_environment,
     load_stack_config,
     load_stack_file,
@@ -190,7 +190,7 @@ def test_load_stack_file_reports_a_missing_file(tmp_path):
 def test_stack_config_without_environment_says_which_keys_exist():
     with pytest.raises(SpecError) as err:
         load_stack_config({"gcp:project": "acme-ml-dev"}, now=NOW)
-    assert err.value.issues == [SpecIssue("config", "no gkecap:environment key; keys present: gcp:project")]
+    assert err.value.issues == [Issue("config", "no gkecap:environment key; keys present: gcp:project")]
 
 
 def test_naive_now_is_rejected():
