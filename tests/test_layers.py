@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import gkecap.components
+from testkit.layout import package_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,20 +72,11 @@ def layer_of(module: str) -> str:
 # --- Reading the source ------------------------------------------------------------------------------
 
 
-def _folders() -> dict[str, str]:
-    """setup.py's FOLDERS (package name -> folder), read without running setup.py."""
-    tree = ast.parse((ROOT / "setup.py").read_text())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "FOLDERS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise AssertionError("setup.py defines no FOLDERS")
-
-
 @lru_cache(maxsize=None)
 def module_files() -> dict[str, Path]:
     """Dotted module name -> source file, for every module the three folders install."""
     found: dict[str, Path] = {}
-    for package, folder in _folders().items():
+    for package, folder in package_folders().items():
         base = ROOT / folder
         for path in sorted(base.rglob("*.py")):
             relative = path.relative_to(base)

@@ -129,7 +129,8 @@ def _compact_placement(pool: PoolView, what: str, kind: str) -> list[str]:
         return []
     return [
         f"{what}: {pool.field('placementPolicy.type')} {COMPACT_PLACEMENT} on {machine_type}; flex-start supports "
-        f"compact placement only on a3-ultragpu, a4 and h4d machines (or TPUs): remove placementPolicy."
+        f"compact placement only on {', '.join(p + '*' for p in FLEX_START_COMPACT_PREFIXES)} machines (or TPUs): "
+        "remove placementPolicy."
     ]
 
 

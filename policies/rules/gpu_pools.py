@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gkecap.components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
-from gkecap.components.gke import GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
+from gkecap.components.gke import GPU_DRIVER_VERSIONS, GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import known_int, known_str
 from gkecap.policies.rules.node_pool_props import PoolView, node_pools
 
-# gpu_driver_installation_config.gpu_driver_version values. FACTS E [S3]
-DRIVER_VERSIONS = ("GPU_DRIVER_VERSION_UNSPECIFIED", "INSTALLATION_DISABLED", "DEFAULT", "LATEST")
+# gpu_driver_installation_config.gpu_driver_version values: what gke-capacity sets, and the API's unset value.
+# FACTS E [S3]
+DRIVER_VERSIONS = ("GPU_DRIVER_VERSION_UNSPECIFIED", *GPU_DRIVER_VERSIONS)
 
 
 def check_gpu_accelerator(resource: ResourceView, config: dict) -> list[str]:

@@ -8,7 +8,6 @@ installed with --no-index, and its dependencies are the dev venv's.
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import subprocess
@@ -21,6 +20,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from testkit.layout import package_folders
+
 ROOT = Path(__file__).resolve().parents[2]
 DEV_PYTHON = sys.executable  # pytest runs from the dev venv (.venv/bin/pytest)
 
@@ -31,15 +32,6 @@ PULUMI_FILES = (
     "gkecap/policies/__main__.py",
     "gkecap/policies/requirements.txt",
 )
-
-
-def _folders() -> dict[str, str]:
-    """setup.py's FOLDERS (package name -> source folder), read without running setup.py."""
-    tree = ast.parse((ROOT / "setup.py").read_text())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "FOLDERS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise AssertionError("setup.py defines no FOLDERS")
 
 
 def _env() -> dict[str, str]:
@@ -117,7 +109,7 @@ def test_wheel_holds_pulumi_plugin_and_policy_pack_file(wheel_names, path):
 def test_wheel_holds_every_package_of_the_source_folders(wheel_names):
     # Walk the folders, not setup.py's package list: a package setup.py would miss fails here.
     expected = set()
-    for package, folder in _folders().items():
+    for package, folder in package_folders().items():
         for init in (ROOT / folder).rglob("__init__.py"):
             relative = init.relative_to(ROOT / folder).as_posix()
             expected.add(f"{package.replace('.', '/')}/{relative}")
