@@ -42,4 +42,6 @@ def raise_invalid(subject: str, issues: Iterable[Issue], renamed: Mapping[str, s
         path = renamed.get(issue.path) or renamed.get(name, name) + bracket + index + sep + rest
         details.append({"property_path": path, "reason": issue.message})
     lines = "\n".join(f"  {d['property_path']}: {d['reason']}" if d["property_path"] else f"  {d['reason']}" for d in details)
-    raise pulumi.InputPropertiesError(f"{subject} has invalid inputs:\n{lines}", details)
+    error = pulumi.InputPropertiesError(f"{subject} has invalid inputs:\n{lines}", details)
+    error.subject = subject  # type: ignore[attr-defined]  # what rejected the inputs, for the CLI's lines
+    raise error

@@ -310,8 +310,7 @@ def input_issues(exc: BaseException) -> list[Issue] | None:
 
 
 def _subject(exc: BaseException) -> str:
-    if isinstance(exc, pulumi.InputPropertiesError):
-        return exc.message.split(" has invalid inputs", 1)[0]
+    # What rejected the input (`AcceleratorNodePool 'h100'`): set by gke-capacity's components and InvalidInput.
     return getattr(exc, "subject", "")
 
 

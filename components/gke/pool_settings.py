@@ -65,6 +65,11 @@ LOCATION_POLICY: Mapping[str, str] = {
     "on-demand": "BALANCED",
 }
 
+# ReservationAffinity.Type. FACTS B.1 [S6 cluster_service.proto]
+NO_RESERVATION = "NO_RESERVATION"
+ANY_RESERVATION = "ANY_RESERVATION"
+SPECIFIC_RESERVATION = "SPECIFIC_RESERVATION"
+
 # Specific reservations are targeted by this affinity key. FACTS B.4 [S3, S4]; C [S15]
 RESERVATION_NAME_KEY = "compute.googleapis.com/reservation-name"
 
@@ -171,14 +176,14 @@ def _settings(
 ) -> NodePoolSettings:
     flex = req.capacity in FLEX_CAPACITIES
     if req.capacity in RESERVATION_CAPACITIES:
-        affinity = ReservationAffinity("SPECIFIC_RESERVATION", req.reservation)
+        affinity = ReservationAffinity(SPECIFIC_RESERVATION, req.reservation)
     elif req.capacity == "on-demand":
         # GKE's default: on-demand VMs use matching open reservations the project already pays for; ours are
         # specificReservationRequired, so only the pools that name them consume them. FACTS B.1 [S6]; as xpk.
-        affinity = ReservationAffinity("ANY_RESERVATION")
+        affinity = ReservationAffinity(ANY_RESERVATION)
     else:
         # Flex-start and queued never consume reservations; spot requires NO_RESERVATION. FACTS B.1, B.2 [S9]
-        affinity = ReservationAffinity("NO_RESERVATION")
+        affinity = ReservationAffinity(NO_RESERVATION)
     zones = tuple(req.zones or ())
     return NodePoolSettings(
         name=name,

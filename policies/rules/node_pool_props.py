@@ -21,6 +21,7 @@ from gkecap.components.catalog import (
     mig_profile,
     tpu_machine,
 )
+from gkecap.components.gke import pool_settings
 from gkecap.components.gke.locations import is_zone
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, known_bool, known_int, known_list, known_mapping, known_str
@@ -29,9 +30,8 @@ NODE_POOL_TYPE = "gcp:container/nodePool:NodePool"
 CLUSTER_TYPE = "gcp:container/cluster:Cluster"
 NODE_POOL_TYPES = (NODE_POOL_TYPE, CLUSTER_TYPE)
 
-# ReservationAffinity.Type. FACTS B.1 [S6 cluster_service.proto]
-NO_RESERVATION = "NO_RESERVATION"
-SPECIFIC_RESERVATION = "SPECIFIC_RESERVATION"
+# ReservationAffinity.Type values: the node pool settings' own constants.
+NO_RESERVATION, SPECIFIC_RESERVATION = pool_settings.NO_RESERVATION, pool_settings.SPECIFIC_RESERVATION
 
 @dataclass(frozen=True)
 class PoolView:

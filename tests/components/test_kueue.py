@@ -95,3 +95,10 @@ def test_an_object_without_a_name_is_refused_before_anything_is_registered():
     with pytest.raises(pulumi.InputPropertiesError) as raised:
         KueueObjects("objects", {"objects": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {}}]})
     assert lines(raised.value) == ["objects[0]: needs apiVersion, kind and metadata.name"]
+
+
+def test_bad_install_settings_are_reported_at_the_arguments_that_carry_them():
+    # The shared rules name environment-file fields (managerResources.cpu); the component names its own arguments.
+    with pytest.raises(pulumi.InputPropertiesError) as raised:
+        _install(version="v0.19", manager_cpu="0", manager_memory="lots")
+    assert [line.split(":")[0] for line in lines(raised.value)] == ["version", "managerCpu", "managerMemory"]

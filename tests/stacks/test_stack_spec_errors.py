@@ -53,3 +53,18 @@ def test_component_rule_is_a_spec_error_at_its_yaml_path(tmp_path, change, path)
 def test_unchanged_copy_plans(tmp_path):
     done = plan_with(tmp_path, lambda env: copy.deepcopy(env))
     assert done.returncode == 0, done.stderr
+
+
+def test_a_component_rejecting_its_arguments_names_it_and_each_argument(tmp_path):
+    # A program of the user's own (`--program`): the component's InputPropertiesError, one line per argument.
+    program = Path(__file__).resolve().parents[1] / "fixtures" / "programs" / "bad_component"
+    done = subprocess.run([GKECAP, "plan", "--program", str(program), "--no-policies", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: AcceleratorNodePool 'h100-cal': minNodes: must be 0 for calendar pools (the reservation's VMs exist "
+        "only in its window); minNodes > 0 is for reservation, spot, on-demand",
+        "error: AcceleratorNodePool 'h100-cal': maxRunDurationSeconds: applies to flex-start and queued pools only, "
+        "not calendar",
+    ], done.stderr
