@@ -29,6 +29,7 @@ from gkecap.policies.rules.quota_capacity import (
     check_quota_capacity,
     check_quota_capacity_dws,
     check_team_accelerator_limit,
+    check_whole_vm_quotas,
 )
 from gkecap.policies.rules.reservations import (
     CLOCK_SCHEMA,
@@ -201,6 +202,14 @@ ALL_POLICIES += [
         "quota-capacity-dws",
         "Per ResourceFlavor on flex-start/queued node pools, nominal quotas beyond what the pools can grow to.",
         check_quota_capacity_dws,
+        types=_POOLS_AND_KUEUE,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "quota-whole-vms",
+        "Per ResourceFlavor on flex-start/queued node pools, nominal quotas are whole VMs and, rounded up to whole "
+        "VMs, fit the VMs the pools can build (a ProvisioningRequest provisions whole VMs for one workload).",
+        check_whole_vm_quotas,
         types=_POOLS_AND_KUEUE,
         enforcement_level="advisory",
     ),

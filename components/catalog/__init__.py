@@ -15,6 +15,7 @@ from gkecap.components.catalog.gpu import (
     gpu_machines_of,
     is_gpu_machine_type,
 )
+from gkecap.components.catalog.gpu_units import gpu_units_per_vm
 from gkecap.components.catalog.labels import (
     CAPACITY_MODELS,
     COMPACT_PLACEMENT,
@@ -83,6 +84,7 @@ __all__ = [
     "capacity_models_for_family",
     "gpu_machine",
     "gpu_machine_types",
+    "gpu_units_per_vm",
     "gpu_machines_of",
     "is_accelerator_machine_type",
     "is_gpu_machine_type",

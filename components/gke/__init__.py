@@ -56,13 +56,15 @@ from gkecap.components.gke.versions import (
     gke_version_key,
     parse_gke_version,
 )
+from gkecap.components.gke.whole_vms import WHOLE_VM_CAPACITIES, WholeVmFinding, whole_vm_findings
 
 __all__ = [
     "AUTOSCALER_OWNED_FIELDS", "CAPACITY_LABEL", "CLOUD_PLATFORM_SCOPE", "DEFAULT_GPU_DRIVER_VERSION",
     "FLEX_CAPACITIES", "GPU_DRIVER_VERSIONS", "GPU_FLEX_MIN_VERSION", "GPU_SHARING_STRATEGIES", "GPU_TAINT",
     "MANAGED_LABELS", "MAX_RUN_DURATION_SECONDS", "MIN_NODES_CAPACITIES", "OVERCOMMIT_WARNS", "POOL_LABEL",
     "QUEUED_TAINT", "RELEASE_CHANNELS", "RESERVATION_CAPACITIES", "RESERVATION_NAME_KEY", "TAINT_EFFECTS",
-    "TPU7X_MIN_VERSION", "TPU_FLEX_MIN_VERSION", "TPU_NODE_TAINT", "WORKLOAD_METADATA_MODE", "ClusterRequest",
+    "TPU7X_MIN_VERSION", "TPU_FLEX_MIN_VERSION", "TPU_NODE_TAINT", "WHOLE_VM_CAPACITIES", "WORKLOAD_METADATA_MODE",
+    "ClusterRequest", "WholeVmFinding", "whole_vm_findings",
     "GpuSharing", "NodePoolSettings", "NodeTaint", "PoolRequest", "ReservationRequest", "ReservationTarget",
     "check_cluster_request", "check_reservation_request",
     "check_pool_request", "gke_version_key", "is_default_compute_service_account", "is_region", "is_zone",

@@ -36,6 +36,7 @@ from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
     TpuSlice,
     gpu_machine,
+    gpu_units_per_vm,
     is_gpu_machine_type,
     is_tpu_machine_type,
     tpu_slice,
@@ -144,10 +145,20 @@ class NodePoolSettings:
     slice_index: int | None = None  # multi-host TPU: which slice this node pool is
     disk_size_gb: int | None = None
     disk_type: str | None = None
+    units_per_node: int = 0  # resource units a node advertises (catalog.gpu_units_per_vm); 0: accelerators_per_node
 
     @property
     def max_accelerators(self) -> int:
         return self.autoscaling.total_max_node_count * self.accelerators_per_node
+
+    @property
+    def node_units(self) -> int:
+        """`nvidia.com/gpu` / `google.com/tpu` units one node advertises: what quotas count."""
+        return self.units_per_node or self.accelerators_per_node
+
+    @property
+    def max_units(self) -> int:
+        return self.autoscaling.total_max_node_count * self.node_units
 
 
 def slice_of(req: PoolRequest) -> TpuSlice | None:
@@ -207,7 +218,16 @@ def _settings(
         slice_index=slice_index,
         disk_size_gb=req.disk_size_gb,
         disk_type=req.disk_type,
+        units_per_node=_units_per_node(req, tpu),
     )
+
+
+def _units_per_node(req: PoolRequest, tpu: TpuSlice | None) -> int:
+    if tpu is not None:
+        return tpu.chips_per_vm
+    gpu = gpu_machine(req.machine_type)
+    clients = req.gpu_sharing.max_shared_clients_per_gpu if req.gpu_sharing is not None else None
+    return gpu_units_per_vm(gpu.accelerator_label, gpu.gpus_per_vm, req.gpu_partition_size, clients)
 
 
 def _initial_per_zone(total_min: int, zones: int) -> int:

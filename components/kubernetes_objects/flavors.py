@@ -16,13 +16,17 @@ from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED
 POOL_OBJECT_LABEL = POOL_LABEL  # on generated objects that belong to one pool (flavor, PRC, check)
 
 # Topology levels of GKE nodes for topology-aware scheduling, coarsest first: the reservation block, its
-# sub-block, then the node (Kueue requires kubernetes.io/hostname to be last, R-TOPO-3).
+# sub-block, the physical host, then the node (Kueue requires kubernetes.io/hostname to be last, R-TOPO-3).
+# GKE's TAS guide documents `podset-required-topology: cloud.google.com/gce-topology-host`, and Kueue refuses a
+# level its Topology lacks ("no requested topology level"), so all four are listed.
 # https://cloud.google.com/ai-hypercomputer/docs/workloads/schedule-gke-workloads-tas ; xpk's gke-default
-# topology [S1 templates/kueue_gke_default_topology.yaml.j2] also has cloud.google.com/gce-topology-host.
+# topology [S1 templates/kueue_gke_default_topology.yaml.j2]; FACTS A.1 (corrections 2026-11-23).
 TOPOLOGY_NAME = "gke-default"
+HOST_TOPOLOGY_LEVEL = "cloud.google.com/gce-topology-host"
 TOPOLOGY_LEVELS = (
     "cloud.google.com/gce-topology-block",
     "cloud.google.com/gce-topology-subblock",
+    HOST_TOPOLOGY_LEVEL,
     "kubernetes.io/hostname",
 )
 

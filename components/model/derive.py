@@ -144,6 +144,8 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         "min_nodes": sum(n.autoscaling.total_min_node_count for n in node_pools),
         "max_nodes": max_nodes,
         "capacity_accelerators": sum(n.max_accelerators for n in node_pools),
+        "units_per_node": node_pools[0].node_units,
+        "capacity_units": sum(n.max_units for n in node_pools),
         "reservation": reservation,
         "reservation_name": pool.reservation,
         "reservation_block": pool.reservation_block,
@@ -304,11 +306,11 @@ def _totals(pools: tuple[PoolPlan, ...], spec: EnvironmentSpec) -> dict[str, Poo
             pool=pool.name,
             capacity_model=pool.capacity,
             resource_name=pool.resource_name,
-            capacity=pool.capacity_accelerators,
+            capacity=pool.capacity_units,
             quota_total=quota_total,
             team_quotas=team_quotas[pool.name],
             cohort_quotas=cohort_quotas[pool.name],
-            overcommitted=quota_total > pool.capacity_accelerators,
+            overcommitted=quota_total > pool.capacity_units,
         )
     return totals
 

@@ -97,6 +97,10 @@ class PoolPlan:
     node_taints: tuple[NodeTaint, ...]  # every taint the nodes carry (gke.node_taints); flavors tolerate these
     disk_size_gb: int | None  # boot disk; None: GKE's default
     disk_type: str | None  # boot disk type; None: GKE's default for the machine type
+    # Units a node advertises (catalog.gpu_units_per_vm: MIG partitions x shared clients per GPU; TPU chips):
+    # the unit of every quota, and of the capacity quotas are checked against.
+    units_per_node: int = 0
+    capacity_units: int = 0
 
     @property
     def is_tpu(self) -> bool:
@@ -116,7 +120,8 @@ class PoolPlan:
 
     def resources_for(self, accelerators: int) -> dict[str, int | str]:
         """The accelerators plus the cpu and memory of the nodes that carry them (pro rata per node)."""
-        return _pro_rata(self.node_resources, self.resource_name, self.accelerators_per_node, accelerators)
+        return _pro_rata(self.node_resources, self.resource_name, self.units_per_node or self.accelerators_per_node,
+                         accelerators)
 
 
 @dataclass(frozen=True)

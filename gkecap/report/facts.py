@@ -54,7 +54,10 @@ class ViolationRow:
 
 
 def unit_of(pool: PoolPlan) -> str:
-    return "chips" if pool.is_tpu else "GPUs"
+    """The unit of a pool's capacity and quotas: what its nodes advertise (MIG or shared GPUs: "GPU units")."""
+    if pool.is_tpu:
+        return "chips"
+    return "GPUs" if pool.units_per_node in (0, pool.accelerators_per_node) else "GPU units"
 
 
 def pool_size(pool: PoolPlan) -> str:
@@ -92,7 +95,7 @@ def pool_rows(model: CapacityModel) -> list[PoolRow]:
                 accelerator=pool.accelerator_label,
                 capacity_model=pool.capacity,
                 size=pool_size(pool),
-                accelerators=pool.capacity_accelerators,
+                accelerators=pool.capacity_units,
                 unit=unit_of(pool),
                 zones=", ".join(pool.zones) or "cluster default",
                 reservation=reservation_window(pool),
@@ -107,7 +110,7 @@ def accelerator_totals(model: CapacityModel) -> dict[str, int]:
     """Capacity summed per unit: {"GPUs": 112, "chips": 32}."""
     totals: Counter[str] = Counter()
     for pool in model.pools:
-        totals[unit_of(pool)] += pool.capacity_accelerators
+        totals[unit_of(pool)] += pool.capacity_units
     return dict(totals)
 
 

@@ -16,9 +16,9 @@ from gkecap.components.catalog import (
     TPU_RESOURCE,
     CatalogError,
     gpu_machine,
+    gpu_units_per_vm,
     is_gpu_machine_type,
     is_tpu_machine_type,
-    mig_profile,
     tpu_machine,
 )
 from gkecap.components.gke import pool_settings
@@ -184,27 +184,21 @@ class PoolView:
             return None
         if gpus is None:
             return None
-        per_gpu = self._units_per_gpu(first, label)
-        return (GPU_RESOURCE, gpus * per_gpu) if per_gpu is not None else None
-
-    @staticmethod
-    def _units_per_gpu(accelerator: Mapping, label: str | None) -> int | None:
-        units = 1
-        partition = accelerator.get("gpuPartitionSize")
-        if partition is not None:
-            if known_str(partition) is None or label is None:
-                return None
-            try:
-                units = mig_profile(label, partition).max_per_gpu
-            except CatalogError:
-                return None
-        sharing = accelerator.get("gpuSharingConfig")
+        if label is None:
+            return None
+        partition = first.get("gpuPartitionSize")
+        if partition is not None and known_str(partition) is None:
+            return None
+        clients = None
+        sharing = first.get("gpuSharingConfig")
         if sharing is not None:
             clients = known_int(at(sharing, "maxSharedClientsPerGpu"))
             if clients is None or clients < 1:
                 return None
-            units *= clients
-        return units
+        try:  # the one count of advertised units, also the spec's and the model's
+            return GPU_RESOURCE, gpu_units_per_vm(label, gpus, partition or None, clients)
+        except CatalogError:
+            return None
 
 
 def _flag(value: Any) -> bool | None:

@@ -35,6 +35,7 @@ from gkecap.components.catalog import (
     tpu_family_of,
 )
 from gkecap.components.gke import OVERCOMMIT_WARNS  # the environment spec's rule (gkecap.components.spec.checks)
+from gkecap.components.gke import WHOLE_VM_CAPACITIES, whole_vm_findings  # also the spec's (gke.whole_vms)
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, has_unknown, known_int, known_str
 from gkecap.policies.rules.kueue_props import (
@@ -289,6 +290,32 @@ def check_quota_capacity(resources: list[ResourceView], config: dict) -> list[tu
 def check_quota_capacity_dws(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """quota-capacity-dws: quotas on flex-start/queued pools beyond what the pools can grow to."""
     return [(f.urn, f.message) for f in quota_findings(resources) if f.dws_only]
+
+
+def check_whole_vm_quotas(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """quota-whole-vms: quotas on flex-start/queued pools come in whole VMs and fit the VMs the pools can build."""
+    pools = [p for r in resources if r.type in NODE_POOL_TYPES for p in node_pools(r)]
+    if not pools:
+        return []
+    holders = _nominal_quotas(resources)
+    found: list[tuple[str | None, str]] = []
+    for flavor in objects_of(resources, "ResourceFlavor"):
+        name = object_name(flavor)
+        node_labels = at(flavor.props, "spec.nodeLabels") or {}
+        if name is None or name not in holders or not isinstance(node_labels, Mapping) or has_unknown(node_labels):
+            continue
+        selected = _selected_capacity(pools, node_labels)
+        for resource_name, entries in holders[name].items():
+            behind = [c for c in selected or () if c.resource == resource_name and c.units > 0]
+            per_vm = {c.units_per_node for c in behind}
+            if (not behind or len(per_vm) != 1 or any(c.model not in WHOLE_VM_CAPACITIES for c in behind)
+                    or any(q is None or q.denominator != 1 for _, q in entries)):
+                continue  # judged only where every pool is whole-VM capacity of one VM size, quotas whole units
+            quotas = [(who, int(q)) for who, q in entries]  # type: ignore[arg-type]
+            vms = sum(c.max_nodes for c in behind)
+            for finding in whole_vm_findings(name, per_vm.pop(), vms, resource_name, quotas):
+                found.append((flavor.urn, f"ResourceFlavor {name!r}: {finding.message}"))
+    return found
 
 
 # --- team-accelerator-limit ------------------------------------------------------------------------------

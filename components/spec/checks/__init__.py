@@ -14,7 +14,7 @@ from gkecap.components.issues import Issue
 from gkecap.components.spec.checks.context import Findings, View
 from gkecap.components.spec.checks.environment import check_cluster, check_kueue
 from gkecap.components.spec.checks.pools import check_calendar_consumption, check_pools
-from gkecap.components.spec.checks.quotas import check_quota_vs_capacity
+from gkecap.components.spec.checks.quotas import check_quota_vs_capacity, check_whole_vm_quotas
 from gkecap.components.spec.checks.reservations import check_reservations, index_reservations
 from gkecap.components.spec.checks.teams import (
     check_cohorts,
@@ -41,4 +41,5 @@ def check_environment(
     check_flavor_limits(findings)
     check_priority_classes(findings)
     check_quota_vs_capacity(findings, facts)
+    check_whole_vm_quotas(findings, facts)
     return findings.errors, findings.warnings

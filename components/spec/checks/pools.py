@@ -32,7 +32,7 @@ class PoolFacts:
 
     @property
     def capacity(self) -> int:
-        return sum(n.max_accelerators for n in self.node_pools)
+        return sum(n.max_units for n in self.node_pools)  # units the nodes advertise (catalog.gpu_units_per_vm)
 
     @property
     def nodes(self) -> int:
@@ -43,8 +43,9 @@ class PoolFacts:
             slices = self.request.slice_count
             chips = tpu_slice(self.request.machine_type, self.request.tpu_topology).chips  # type: ignore[arg-type]
             return f"{slices} slice{'s' if slices != 1 else ''} x {chips} chips"
-        per_node = self.node_pools[0].accelerators_per_node
-        return f"{self.nodes} node{'s' if self.nodes != 1 else ''} x {per_node}"
+        per_node = self.node_pools[0].node_units
+        unit = "" if per_node == self.node_pools[0].accelerators_per_node else " GPU units"
+        return f"{self.nodes} node{'s' if self.nodes != 1 else ''} x {per_node}{unit}"
 
 
 def check_pools(f: Findings, reservations: dict[str, tuple[int, ReservationSpec]]) -> dict[str, PoolFacts]:

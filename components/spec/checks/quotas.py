@@ -5,6 +5,7 @@ pack's rule)."""
 from __future__ import annotations
 
 from gkecap.components.gke.pool_request import OVERCOMMIT_WARNS
+from gkecap.components.gke.whole_vms import WHOLE_VM_CAPACITIES, whole_vm_findings
 from gkecap.components.spec.checks.context import Findings
 from gkecap.components.spec.checks.pools import PoolFacts
 
@@ -47,3 +48,24 @@ def _quota_list(entries: list[tuple[str, int]], limit: int = 12) -> str:
     ordered = sorted(entries, key=lambda e: -e[1]) if len(entries) > limit else entries
     shown = ", ".join(f"{who} {quota}" for who, quota in ordered[:limit])
     return shown + (f", and {len(entries) - limit} more" if len(entries) > limit else "")
+
+
+def check_whole_vm_quotas(f: Findings, facts: dict[str, PoolFacts]) -> None:
+    """Warnings for quotas on flex-start and queued pools that are not whole VMs (`gke.whole_vm_findings`)."""
+    paths: dict[str, dict[str, str]] = {}  # pool -> holder -> YAML path of its quota
+    quotas: dict[str, list[tuple[str, int]]] = {}
+    for index, team in f.view.teams:
+        for pool, quota in team.quota.items():
+            paths.setdefault(pool, {})[f"team {team.name!r}"] = f"teams[{index}].quota.{pool}"
+            quotas.setdefault(pool, []).append((f"team {team.name!r}", quota))
+    for index, cohort in f.view.cohorts:
+        for pool, quota in cohort.quota.items():
+            paths.setdefault(pool, {})[f"cohort {cohort.name!r}"] = f"cohorts[{index}].quota.{pool}"
+            quotas.setdefault(pool, []).append((f"cohort {cohort.name!r}", quota))
+    for name, pool_facts in facts.items():
+        if pool_facts.pool.capacity not in WHOLE_VM_CAPACITIES or name not in quotas:
+            continue
+        per_vm = pool_facts.node_pools[0].node_units
+        for finding in whole_vm_findings(name, per_vm, pool_facts.nodes, pool_facts.resource, quotas[name]):
+            path = paths[name][finding.holder] if finding.holder else f"nodePools[{pool_facts.index}]"
+            f.warn(path, finding.message)

@@ -258,3 +258,16 @@ def test_objects_that_would_collide_are_refused_with_their_names():
     twice = dataclasses.replace(model, teams=model.teams + model.teams[:1])
     with pytest.raises(KueueObjectsError, match="ClusterQueue/team-a"):
         kueue_objects(twice)
+
+
+def test_gke_default_topology_has_the_four_levels_gke_documents():
+    # GKE's TAS guide and xpk: block, subblock, host, hostname; a podset-required-topology of
+    # cloud.google.com/gce-topology-host is refused by Kueue when the Topology lacks that level.
+    objects = objects_of(with_kueue(prod(), topologyAwareScheduling=True))
+    topology = find(objects, "Topology", TOPOLOGY_NAME)
+    assert [level["nodeLabel"] for level in topology["spec"]["levels"]] == [
+        "cloud.google.com/gce-topology-block",
+        "cloud.google.com/gce-topology-subblock",
+        "cloud.google.com/gce-topology-host",
+        "kubernetes.io/hostname",
+    ]

@@ -28,7 +28,10 @@ def test_dev_environment_loads():
 
 
 def test_prod_environment_loads_without_warnings():
-    spec = load_environment(prod(), project="acme-ml-prod", now=NOW)
+    env = prod()
+    for team, quota in zip(env["teams"], (8, 0, 0, 8)):  # whole 8-GPU VMs on the queued pool (whole-VM warning)
+        team["quota"]["h100-dws"] = quota
+    spec = load_environment(env, project="acme-ml-prod", now=NOW)
     assert spec.project == "acme-ml-prod"
     assert spec.reservations[0].start == datetime(2026, 12, 7, tzinfo=timezone.utc)
     assert spec.reservations[0].end == datetime(2026, 12, 21, tzinfo=timezone.utc)

@@ -9,6 +9,7 @@ from gkecap.policies.rules.quota_capacity import (
     check_quota_capacity,
     check_quota_capacity_dws,
     check_team_accelerator_limit,
+    check_whole_vm_quotas,
     flavor_selects,
 )
 from gkecap.policies.rules.node_pool_props import node_pools
@@ -118,3 +119,35 @@ def test_team_limit_from_config():
     assert "ClusterQueue 'a' holds 40" in message and "limit of 32" in message
     assert check_team_accelerator_limit(queue("big", "h100", 100), config) == []
     assert check_team_accelerator_limit(queue("a", "h100", 400), {}) == []  # no limit configured
+
+
+def h100_queued(machine_type="a3-highgpu-8g", gpus=8, max_nodes=2):
+    return node_pool(
+        "h100-dws", name="h100-dws", location="us-east5", nodeLocations=["us-east5-a"],
+        autoscaling={"totalMinNodeCount": 0, "totalMaxNodeCount": max_nodes},
+        queuedProvisioning={"enabled": True},
+        nodeConfig={"machineType": machine_type, "flexStart": True,
+                    "guestAccelerators": [{"type": "nvidia-h100-80gb", "count": gpus}]},
+    )
+
+
+def test_quotas_not_in_whole_vms_on_queued_pools_are_reported():
+    # The prod stack's old 4/2/2/8 split on two 8-GPU VMs: four workloads would each need a whole VM.
+    stack = [system_pool(), h100_queued(), flavor("h100", H100)] + [
+        queue(name, "h100", quota) for name, quota in (("a", 4), ("b", 2), ("c", 2), ("d", 8))]
+    messages = [m for _, m in check_whole_vm_quotas(stack, {})]
+    assert len(messages) == 4  # a, b, c not whole VMs; 4 VMs needed for 2
+    assert messages[0].startswith("ResourceFlavor 'h100': ClusterQueue a quota 4 nvidia.com/gpu on pool 'h100' is "
+                                  "not a whole number of VMs (8 each)")
+    assert "need 4 VMs" in messages[-1] and "builds at most 2" in messages[-1]
+
+
+def test_whole_vm_quotas_on_smaller_vms_pass():
+    stack = [system_pool(), h100_queued("a3-highgpu-2g", 2, 8), flavor("h100", H100)] + [
+        queue(name, "h100", quota) for name, quota in (("a", 4), ("b", 2), ("c", 2), ("d", 8))]
+    assert check_whole_vm_quotas(stack, {}) == []
+
+
+def test_fixed_capacity_is_not_judged_in_whole_vms():
+    stack = [system_pool(), h100_on_demand(2), flavor("h100", H100), queue("a", "h100", 4)]
+    assert check_whole_vm_quotas(stack, {}) == []
