@@ -25,7 +25,7 @@ import yaml
 
 from gkecap.components.issues import InvalidInput
 from gkecap.components.k8s.quantity import parse_quantity
-from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, check_install, serves_v1beta2
+from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, check_install, feature_gates, serves_v1beta2
 
 KUEUE_CHART = "oci://registry.k8s.io/kueue/charts/kueue"
 KUEUE_NAMESPACE = "kueue-system"
@@ -119,8 +119,9 @@ def chart_values(
     if manager_cpu is not None or manager_memory is not None:
         manager["resources"] = _resources(manager_cpu, manager_memory)
     controller: dict[str, Any] = {}
-    if topology_aware_scheduling:
-        controller["featureGates"] = [{"name": "TopologyAwareScheduling", "enabled": True}]
+    gates = feature_gates(version, {"TopologyAwareScheduling": True} if topology_aware_scheduling else {})
+    if gates:
+        controller["featureGates"] = gates
     if manager:
         controller["manager"] = manager
     values: dict[str, Any] = {"fullnameOverride": KUEUE_FULLNAME}

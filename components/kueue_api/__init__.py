@@ -27,11 +27,13 @@ from gkecap.components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VER
 from gkecap.components.k8s.quantity import Quantity, QuantityError, parse_quantity
 from gkecap.components.kueue_api.references import Reference, references
 from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, Taint, Toleration, TopologyLevel, TopologySpec
+from gkecap.components.kueue_api.releases import OLDEST_SUPPORTED_RELEASE, SERVED_API_VERSIONS, served_api_versions
 from gkecap.components.kueue_api.rules import NOT_CHECKED, RULES, RULES_BY_ID, TRANSITION_RULES, Rule, is_transition_rule
 from gkecap.components.kueue_api.validation import KueueViolation, kueue_kind, validate_kueue_object
 
 __all__ = [
-    "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "NOT_CHECKED", "OBJECT_MODELS", "PROVISIONING_REQUEST_CONTROLLER",
+    "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "NOT_CHECKED", "OBJECT_MODELS", "OLDEST_SUPPORTED_RELEASE",
+    "PROVISIONING_REQUEST_CONTROLLER", "SERVED_API_VERSIONS", "served_api_versions",
     "RULES", "RULES_BY_ID", "SERVED_VERSIONS", "TRANSITION_RULES", "V1BETA1", "V1BETA2", "V1BETA2_SINCE",
     "AdmissionCheckParametersReference", "AdmissionCheckSpec", "AdmissionCheckSpecV1Beta1",
     "AdmissionChecksStrategy", "AdmissionCheckStrategyRule", "BorrowWithinCohort", "ClusterQueuePreemption",
