@@ -139,6 +139,8 @@ class Environment(pulumi.ComponentResource):
                 "version": kueue.version,
                 "fair_sharing": kueue.fair_sharing,
                 "topology_aware_scheduling": kueue.topology_aware_scheduling,
+                # Calendar capacity exists only in its window: requeue work whose pods wait (docs/design.md).
+                "wait_for_pods_ready": any(p.capacity == "calendar" for p in spec.node_pools),
             }
             resources = kueue.manager_resources
             if resources is not None and resources.cpu is not None:

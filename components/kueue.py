@@ -46,6 +46,9 @@ class KueueInstallArgs(TypedDict):
     """Enable fair sharing in the Kueue configuration (default true)."""
     topology_aware_scheduling: NotRequired[bool]
     """Enable the TopologyAwareScheduling feature gate (default false)."""
+    wait_for_pods_ready: NotRequired[bool]
+    """Evict and requeue (with back-off) admitted workloads whose pods are not ready within 10 minutes
+    (default false; Environment sets it when a pool consumes a calendar reservation)."""
     manager_cpu: NotRequired[str]
     """CPU request of the Kueue controller manager, e.g. "1" (chart default when omitted)."""
     manager_memory: NotRequired[str]
@@ -75,6 +78,7 @@ class KueueInstall(pulumi.ComponentResource):
             release,
             fair_sharing=bool(args.get("fair_sharing", True)),
             topology_aware_scheduling=bool(args.get("topology_aware_scheduling", False)),
+            wait_for_pods_ready=bool(args.get("wait_for_pods_ready", False)),
             manager_cpu=args.get("manager_cpu"),
             manager_memory=args.get("manager_memory"),
         )

@@ -38,6 +38,7 @@ from gkecap.policies.rules.reservations import (
     RESERVATION_TYPES,
     check_calendar_reservation_ended,
     check_calendar_reservation_window,
+    check_draft_reservation_consumed,
     check_reservation_affinity_match,
     check_reservation_affinity_reference,
     check_submitted_reservation_protected,
@@ -146,6 +147,14 @@ ALL_POLICIES += [
         "reservation-affinity-reference",
         "A node pool consumes a specific reservation that is not in this stack (check it exists and matches).",
         check_reservation_affinity_reference,
+        types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "calendar-draft-consumed",
+        "A node pool consumes a future reservation of this stack that is still a draft: it gets no capacity "
+        "until the reservation is submitted.",
+        check_draft_reservation_consumed,
         types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
         enforcement_level="advisory",
     ),

@@ -9,6 +9,7 @@ and `boot_disks`.
 from gkecap.components.gke.cluster import RELEASE_CHANNELS, ClusterRequest, check_cluster_request
 from gkecap.components.gke.locations import is_region, is_zone, region_of, zone_region
 from gkecap.components.gke.node_labels import (
+    CALENDAR_TAINT,
     CAPACITY_LABEL,
     GPU_TAINT,
     MANAGED_LABELS,
@@ -59,7 +60,7 @@ from gkecap.components.gke.versions import (
 from gkecap.components.gke.whole_vms import WHOLE_VM_CAPACITIES, WholeVmFinding, whole_vm_findings
 
 __all__ = [
-    "AUTOSCALER_OWNED_FIELDS", "CAPACITY_LABEL", "CLOUD_PLATFORM_SCOPE", "DEFAULT_GPU_DRIVER_VERSION",
+    "AUTOSCALER_OWNED_FIELDS", "CALENDAR_TAINT", "CAPACITY_LABEL", "CLOUD_PLATFORM_SCOPE", "DEFAULT_GPU_DRIVER_VERSION",
     "FLEX_CAPACITIES", "GPU_DRIVER_VERSIONS", "GPU_FLEX_MIN_VERSION", "GPU_SHARING_STRATEGIES", "GPU_TAINT",
     "MANAGED_LABELS", "MAX_RUN_DURATION_SECONDS", "MIN_NODES_CAPACITIES", "OVERCOMMIT_WARNS", "POOL_LABEL",
     "QUEUED_TAINT", "RELEASE_CHANNELS", "RESERVATION_CAPACITIES", "RESERVATION_NAME_KEY", "TAINT_EFFECTS",

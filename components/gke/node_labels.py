@@ -57,8 +57,14 @@ class NodeTaint:
 GPU_TAINT = NodeTaint(GPU_RESOURCE, "present", "NO_SCHEDULE")
 TPU_NODE_TAINT = NodeTaint(TPU_TAINT["key"], TPU_TAINT["value"], TPU_TAINT["effect"])
 QUEUED_TAINT = NodeTaint(GKE_QUEUED_LABEL, "true", "NO_SCHEDULE")
+# Calendar pools: capacity that exists only in its reservation's window, and only once submitted. The nodes carry
+# this taint and the pool's Kueue flavor lists it in `nodeTaints` without tolerating it, so Kueue assigns the
+# flavor only to workloads that tolerate it (ResourceFlavor.spec.nodeTaints, apis/kueue/v1beta2/
+# resourceflavor_types.go @ v0.19.2): work without that toleration is never admitted to a reservation (outside
+# its window its pods would stay Pending). docs/design.md "Calendar windows".
+CALENDAR_TAINT = NodeTaint("gkecap.dev/calendar", "true", "NO_SCHEDULE")
 # NodeTaint keys a pool's nodes already carry: a user taint with one of these keys would clash with them.
-RESERVED_TAINT_KEYS = frozenset(t.key for t in (GPU_TAINT, TPU_NODE_TAINT, QUEUED_TAINT))
+RESERVED_TAINT_KEYS = frozenset(t.key for t in (GPU_TAINT, TPU_NODE_TAINT, QUEUED_TAINT, CALENDAR_TAINT))
 
 
 def node_labels(pool: str, capacity: str, extra: Mapping[str, str] = {}) -> dict[str, str]:
@@ -76,6 +82,8 @@ def node_taints(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = (
     taints = [GPU_TAINT if is_gpu_machine_type(machine_type) else TPU_NODE_TAINT]
     if capacity == "queued":
         taints.append(QUEUED_TAINT)
+    if capacity == "calendar":
+        taints.append(CALENDAR_TAINT)
     taints.extend(extra)
     return tuple(taints)
 
@@ -91,8 +99,17 @@ def node_selector(pool: str, machine_type: str, tpu_topology: str | None = None)
 
 
 def tolerations(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = ()) -> list[dict[str, str]]:
-    """Kubernetes tolerations for every taint of `node_taints` (for Kueue ResourceFlavor.spec.tolerations)."""
-    return [t.toleration() for t in node_taints(machine_type, capacity, extra)]
+    """Kubernetes tolerations for every taint of `node_taints` (for Kueue ResourceFlavor.spec.tolerations),
+    except the opt-in ones of `flavor_node_taints`, which a workload must tolerate itself."""
+    return [t.toleration() for t in node_taints(machine_type, capacity, extra) if t not in OPT_IN_TAINTS]
+
+
+OPT_IN_TAINTS = (CALENDAR_TAINT,)
+
+
+def flavor_node_taints(capacity: str) -> list[dict[str, str]]:
+    """Taints a Kueue flavor lists in `nodeTaints` (untolerated): admitted only to workloads that tolerate them."""
+    return [CALENDAR_TAINT.k8s()] if capacity == "calendar" else []
 
 
 # --- The user's labels and taints ---------------------------------------------------------------------

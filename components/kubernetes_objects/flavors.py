@@ -11,6 +11,7 @@ from __future__ import annotations
 from gkecap.components import kueue_api
 from gkecap.components.model import CapacityModel, PoolPlan
 from gkecap.components.gke import POOL_LABEL, node_selector, tolerations
+from gkecap.components.gke.node_labels import flavor_node_taints
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
 POOL_OBJECT_LABEL = POOL_LABEL  # on generated objects that belong to one pool (flavor, PRC, check)
@@ -70,6 +71,7 @@ def pool_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
     return kueue_api.resource_flavor(
         pool.name,
         node_labels=node_selector(pool.name, pool.machine_type, pool.tpu_topology),
+        node_taints=flavor_node_taints(pool.capacity),  # calendar: opt-in (gke.node_labels.CALENDAR_TAINT)
         tolerations=tolerations(pool.machine_type, pool.capacity, pool.taints),
         topology_name=TOPOLOGY_NAME if uses_topology(pool, tas) else None,
         labels=pool_labels(pool.name),

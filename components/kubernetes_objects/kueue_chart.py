@@ -11,7 +11,8 @@ charts/kueue/README.md). Values used (charts/kueue/values.yaml):
 * ``controllerManager.manager.resources``: the manager's requests (limits raised to match).
 * ``managerConfig.controllerManagerConfigYaml``: the manager Configuration; written only with fair sharing,
   which Kueue enables by the presence of ``fairSharing`` (config v1beta2, Kueue >= v0.15) or
-  ``fairSharing.enable: true`` (config v1beta1, older Kueue).
+  ``fairSharing.enable: true`` (config v1beta1, older Kueue), or with ``waitForPodsReady`` (calendar pools:
+  see `WAIT_FOR_PODS_READY`).
 
 There is no chart value for the ProvisioningRequest admission check: it is GA since Kueue v0.14 and Kueue
 runs its controller when the cluster serves ProvisioningRequests (GKE does); FACTS D [S2 provisioning_request.md].
@@ -64,6 +65,19 @@ GROUP_KIND_CONCURRENCY = {
     "ResourceFlavor.kueue.x-k8s.io": 1,
 }
 
+# waitForPodsReady with requeuing, written when an environment has calendar pools (docs/design.md "Calendar
+# windows"): a workload admitted to reservation capacity before its window opens has Pending pods; after
+# `timeout` Kueue evicts it and requeues it with exponential back-off (no limit on the count: it retries until
+# the window opens), instead of holding quota forever. Field names of apis/config/v1beta2 (and v1beta1, which
+# also needs `enable: true`) configuration_types.go @ v0.19.2: timeout, blockAdmission, requeuingStrategy
+# {timestamp, backoffBaseSeconds, backoffMaxSeconds, backoffLimitCount}. 10 minutes: a provisioned node's pods
+# start well within it (GKE's ProvisioningRequest booking lasts 10 minutes, FACTS B.3 [S14]).
+WAIT_FOR_PODS_READY = {
+    "timeout": "10m",
+    "blockAdmission": False,
+    "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600},
+}
+
 RECENT_FRAMEWORKS = frozenset({"ray.io/rayservice", "trainer.kubeflow.org/trainjob"})
 
 def chart_version(version: str) -> str:
@@ -74,8 +88,9 @@ def chart_version(version: str) -> str:
     return version[1:]
 
 
-def manager_config(version: str, *, fair_sharing: bool) -> dict[str, Any]:
-    """The controller manager Configuration (the chart's defaults plus fair sharing when asked)."""
+def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: bool = False) -> dict[str, Any]:
+    """The controller manager Configuration (the chart's defaults plus fair sharing and waitForPodsReady when
+    asked)."""
     v1beta2 = serves_v1beta2(version)  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
     config: dict[str, Any] = {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2" if v1beta2 else "config.kueue.x-k8s.io/v1beta1",
@@ -93,6 +108,8 @@ def manager_config(version: str, *, fair_sharing: bool) -> dict[str, Any]:
         strategies = list(FAIR_SHARING_STRATEGIES)
         config["fairSharing"] = {"preemptionStrategies": strategies} if v1beta2 else {
             "enable": True, "preemptionStrategies": strategies}
+    if wait_for_pods_ready:
+        config["waitForPodsReady"] = dict(WAIT_FOR_PODS_READY) if v1beta2 else {"enable": True, **WAIT_FOR_PODS_READY}
     return config
 
 
@@ -111,6 +128,7 @@ def chart_values(
     *,
     fair_sharing: bool = True,
     topology_aware_scheduling: bool = False,
+    wait_for_pods_ready: bool = False,
     manager_cpu: str | None = None,
     manager_memory: str | None = None,
 ) -> dict[str, Any]:
@@ -127,7 +145,7 @@ def chart_values(
     values: dict[str, Any] = {"fullnameOverride": KUEUE_FULLNAME}
     if controller:
         values["controllerManager"] = controller
-    if fair_sharing:
-        config = manager_config(version, fair_sharing=True)
+    if fair_sharing or wait_for_pods_ready:
+        config = manager_config(version, fair_sharing=fair_sharing, wait_for_pods_ready=wait_for_pods_ready)
         values["managerConfig"] = {"controllerManagerConfigYaml": yaml.safe_dump(config, sort_keys=False)}
     return values

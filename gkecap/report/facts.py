@@ -67,6 +67,8 @@ def pool_size(pool: PoolPlan) -> str:
             plural = "slice" if pool.slices == 1 else "slices"
             return f"{pool.slices} {plural} of {pool.tpu_topology} ({pool.vms_per_slice} VMs each)"
         return f"0..{pool.max_nodes} single-host {pool.tpu_topology} nodes"
+    if pool.reservation is not None:  # calendar: nodes exist only in the reservation's window
+        return f"{pool.min_nodes}..{pool.max_nodes} nodes, {_day(pool.reservation.start)} to {_day(pool.reservation.end)} only"
     return f"{pool.min_nodes}..{pool.max_nodes} nodes"
 
 
@@ -107,17 +109,22 @@ def pool_rows(model: CapacityModel) -> list[PoolRow]:
 
 
 def accelerator_totals(model: CapacityModel) -> dict[str, int]:
-    """Capacity summed per unit: {"GPUs": 112, "chips": 32}."""
+    """Capacity summed per unit: {"GPUs": 80, "chips": 32, "GPUs in reservation windows": 32}. Calendar capacity
+    exists only in its reservation's window, so it is never added to the standing capacity."""
     totals: Counter[str] = Counter()
     for pool in model.pools:
-        totals[unit_of(pool)] += pool.capacity_units
+        totals[_total_unit(pool)] += pool.capacity_units
     return dict(totals)
+
+
+def _total_unit(pool: PoolPlan) -> str:
+    return f"{unit_of(pool)} in reservation windows" if pool.capacity == "calendar" else unit_of(pool)
 
 
 def quota_totals(model: CapacityModel) -> dict[str, int]:
     totals: Counter[str] = Counter()
     for pool in model.pools:
-        totals[unit_of(pool)] += model.totals[pool.name].quota_total
+        totals[_total_unit(pool)] += model.totals[pool.name].quota_total
     return dict(totals)
 
 

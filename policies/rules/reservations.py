@@ -40,6 +40,7 @@ RESERVATION_TYPES = (FUTURE_RESERVATION_TYPE, RESERVATION_TYPE)
 # FutureReservation.reservationMode / planningStatus values. FACTS C [S3, S6]
 CALENDAR = "CALENDAR"
 SUBMITTED = "SUBMITTED"
+DRAFT = "DRAFT"
 # deletionPolicy values that keep the cloud resource when Pulumi deletes it (pulumi-gcp FutureReservation docs).
 PROTECTING_DELETION_POLICIES = ("PREVENT", "ABANDON")
 
@@ -298,11 +299,14 @@ def _names_match(wanted: str, reservation: _Reservation) -> bool:
     return bool(prefix) and wanted.startswith(prefix)
 
 
-def _affinity_findings(resources: list[ResourceView]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(mandatory, advisory) findings about pools with SPECIFIC_RESERVATION affinity."""
+def _affinity_findings(
+    resources: list[ResourceView],
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str]]]:
+    """(mandatory, advisory, draft) findings about pools with SPECIFIC_RESERVATION affinity."""
     reservations = _reservations(resources)
     mandatory: list[tuple[str, str]] = []
     advisory: list[tuple[str, str]] = []
+    drafts: list[tuple[str, str]] = []
     for resource in resources:
         if resource.type not in NODE_POOL_TYPES:
             continue
@@ -336,7 +340,15 @@ def _affinity_findings(resources: list[ResourceView]) -> tuple[list[tuple[str, s
                     )))
                 else:
                     mandatory += [(resource.urn, m) for m in _mismatches(pool, reservation, single=len(targets) == 1)]
-    return mandatory, advisory
+                    if (reservation.view.type == FUTURE_RESERVATION_TYPE
+                            and reservation.view.props.get("planningStatus") == DRAFT):
+                        # A draft is never fulfilled (the environment spec warns about it too).
+                        drafts.append((resource.urn, (
+                            f"{pool.label} consumes {reservation.label}, which is a draft (planningStatus DRAFT): "
+                            "Compute Engine provides no capacity until it is submitted, and work Kueue admits to "
+                            "this pool waits; submit the reservation (planningStatus SUBMITTED) once reviewed."
+                        )))
+    return mandatory, advisory, drafts
 
 
 def _targets(pool: PoolView, values: Any, reservations: list[_Reservation]) -> list[tuple[str, _Reservation | None]] | None:
@@ -401,3 +413,8 @@ def check_reservation_affinity_match(resources: list[ResourceView], config: dict
 def check_reservation_affinity_reference(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """reservation-affinity-reference: a pool consuming a reservation that is not in this stack."""
     return list(_affinity_findings(resources)[1])
+
+
+def check_draft_reservation_consumed(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
+    """calendar-draft-consumed: a pool consumes a future reservation of this stack that is still a draft."""
+    return list(_affinity_findings(resources)[2])

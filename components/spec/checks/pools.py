@@ -96,6 +96,11 @@ def check_calendar_consumption(
                         f"{pool.reservation!r} is not declared in reservations; declared: {listing(sorted(names))}")
             continue
         _, res = found
+        if not res.submit:
+            # A draft is never fulfilled: the pool gets no nodes, and work admitted to it waits (docs/design.md).
+            f.warn(f"{path}.reservation",
+                   f"pool {pool.name!r} consumes reservation {res.name!r}, which is a draft (submit: false): Compute "
+                   "Engine provides no capacity until it is submitted; set submit: true once reviewed")
         if res.machine_type != pool.machine_type:
             f.error(f"{path}.machineType",
                     f"{pool.machine_type!r} does not match reservation {res.name!r}, which reserves {res.machine_type};"

@@ -72,3 +72,17 @@ def test_manager_requests_above_the_chart_limits_raise_the_limits():
 def test_a_bad_manager_quantity_is_refused_with_its_field(cpu, memory, field):
     with pytest.raises(InvalidInput, match=f"managerResources.{field}"):
         chart_values(manager_cpu=cpu, manager_memory=memory)
+
+
+def test_calendar_pools_get_wait_for_pods_ready_with_requeuing():
+    # Config v1beta2 field names at v0.19.2 (apis/config/v1beta2/configuration_types.go): presence enables it.
+    config = _config(chart_values("v0.19.2", fair_sharing=False, wait_for_pods_ready=True))
+    assert config["waitForPodsReady"] == {
+        "timeout": "10m", "blockAdmission": False,
+        "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600},
+    }
+    assert "fairSharing" not in config
+
+
+def test_config_v1beta1_enables_wait_for_pods_ready_explicitly():
+    assert manager_config("v0.14.8", fair_sharing=False, wait_for_pods_ready=True)["waitForPodsReady"]["enable"] is True

@@ -118,13 +118,25 @@ def test_each_flavor_selects_its_pools_nodes_and_no_other_pools(variant):
 
 
 @pytest.mark.parametrize("variant", ["dev", "prod"])
-def test_each_flavor_tolerates_every_taint_of_its_nodes(variant):
+def test_each_flavor_tolerates_or_requires_every_taint_of_its_nodes(variant):
     env = VARIANTS[variant]()
     model, objects = model_of(env), objects_of(env)
     for pool in model.pools:
-        tolerations = find(objects, "ResourceFlavor", pool.name)["spec"]["tolerations"]
+        spec = find(objects, "ResourceFlavor", pool.name)["spec"]
         for taint in gke.node_taints(pool.machine_type, pool.capacity):
-            assert taint.toleration() in tolerations, (pool.name, taint)
+            if taint == gke.CALENDAR_TAINT:  # opt-in: listed, not tolerated (the workload must tolerate it)
+                assert taint.k8s() in spec["nodeTaints"] and taint.toleration() not in spec["tolerations"]
+            else:
+                assert taint.toleration() in spec["tolerations"], (pool.name, taint)
+
+
+def test_calendar_flavors_admit_only_workloads_that_tolerate_the_reservation():
+    # Kueue assigns a flavor with nodeTaints only to podsets tolerating them (ResourceFlavor.spec.nodeTaints):
+    # work without the toleration is never admitted to capacity that exists only in a window.
+    objects = objects_of(prod())
+    assert find(objects, "ResourceFlavor", "h100-dec")["spec"]["nodeTaints"] == [
+        {"key": "gkecap.dev/calendar", "value": "true", "effect": "NoSchedule"}]
+    assert "nodeTaints" not in find(objects, "ResourceFlavor", "h100-dws")["spec"]
 
 
 def test_a_flavor_tolerates_the_pools_own_taints():

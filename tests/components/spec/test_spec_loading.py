@@ -31,6 +31,7 @@ def test_prod_environment_loads_without_warnings():
     env = prod()
     for team, quota in zip(env["teams"], (8, 0, 0, 8)):  # whole 8-GPU VMs on the queued pool (whole-VM warning)
         team["quota"]["h100-dws"] = quota
+    env["reservations"][0]["submit"] = True  # a pool consuming a draft is a warning
     spec = load_environment(env, project="acme-ml-prod", now=NOW)
     assert spec.project == "acme-ml-prod"
     assert spec.reservations[0].start == datetime(2026, 12, 7, tzinfo=timezone.utc)

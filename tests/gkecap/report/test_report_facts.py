@@ -29,8 +29,10 @@ def test_calendar_pool_shows_its_reservation_window(model):
 
 
 def test_totals_are_per_unit(model):
-    assert facts.accelerator_totals(model) == {"GPUs": 32, "chips": 32}
-    assert facts.quota_totals(model) == {"GPUs": 32, "chips": 32}
+    # Calendar capacity exists only in its window: never added to the standing capacity (issue 11 item 3).
+    windows = "GPUs in reservation windows"
+    assert facts.accelerator_totals(model) == {"GPUs": 16, windows: 16, "chips": 32}
+    assert facts.quota_totals(model) == {"GPUs": 16, windows: 16, "chips": 32}
 
 
 def test_missing_limits_in_a_cohort_mean_no_limit(model):
@@ -60,3 +62,19 @@ def test_violation_rows_put_mandatory_first_and_name_the_resource(result):
     assert [r.level for r in rows] == ["mandatory", "advisory"]
     assert (rows[0].resource, rows[0].resource_type) == ("h100-dws", "gcp:container/nodePool:NodePool")
     assert rows[1].resource == "(stack)"
+
+
+def test_calendar_pool_is_sized_within_its_window_only(model):
+    # Reservation capacity is time-bound, not standing capacity (issue 11 item 3).
+    assert facts.pool_size(model.pool("h100-cal")) == "0..2 nodes, 2026-12-07 to 2026-12-21 only"
+
+
+def test_mig_pool_capacity_is_in_gpu_units():
+    from gkecap.components.model import derive
+    from testkit.report_fixtures import small_spec
+
+    pools = [{"name": "a100", "machineType": "a2-ultragpu-1g", "capacity": "on-demand", "zones": ["us-east5-a"],
+              "maxNodes": 2, "gpuPartitionSize": "1g.10gb"}]
+    spec = small_spec(nodePools=pools, reservations=[], teams=[{"name": "a", "quota": {"a100": 14}}], cohorts=[])
+    (row,) = facts.pool_rows(derive(spec))
+    assert (row.accelerators, row.unit) == (14, "GPU units")  # 2 nodes x 7 MIG partitions

@@ -85,7 +85,7 @@ def test_pool_table_has_a_row_per_pool_and_totals(html):
     assert by_pool["v6e-16"][4] == "2 slices of 4x4 (4 VMs each)"
     assert by_pool["v6e-16"][5] == "32 chips"
     assert by_pool["h100-cal"][8] == "dec-run: 2026-12-07 to 2026-12-21 (14 d, DRAFT)"
-    assert by_pool["total"][5] == "32 GPUs + 32 chips"
+    assert by_pool["total"][5] == "16 GPUs + 16 GPUs in reservation windows + 32 chips"
 
 
 def test_team_table_has_limits_and_cohort_share(html):

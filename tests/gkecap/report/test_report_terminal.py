@@ -16,8 +16,10 @@ def _text(result, **kwargs) -> str:
 def test_pool_table_has_totals_per_unit(result):
     lines = _text(result).splitlines()
     total = next(i for i, line in enumerate(lines) if line.strip().startswith("total"))
-    assert lines[total].split()[1:] == ["32", "GPUs", "32", "GPUs"]  # capacity, quota
-    assert lines[total + 1].split() == ["32", "chips", "32", "chips"]
+    assert lines[total].split()[1:] == ["16", "GPUs", "16", "GPUs"]  # capacity, quota
+    windows = ["16", "GPUs", "in", "reservation", "windows"]
+    assert lines[total + 1].split() == windows + windows  # calendar capacity, apart from the standing capacity
+    assert lines[total + 2].split() == ["32", "chips", "32", "chips"]
 
 
 def test_pool_table_shows_reservation_windows(result):

@@ -12,6 +12,7 @@ from gkecap.policies.rules.reservations import (
     calendar_window_problems,
     check_calendar_reservation_ended,
     check_calendar_reservation_window,
+    check_draft_reservation_consumed,
     check_reservation_affinity_match,
     check_reservation_affinity_reference,
     check_submitted_reservation_protected,
@@ -232,3 +233,15 @@ def test_unknown_reservation_name_follows_the_dependency():
                         property_dependencies={"nodeConfig": (reservation.urn,)})
     [(_, message)] = check_reservation_affinity_match([reservation, pool], {})
     assert "holds 2 VMs" in message
+
+
+def test_pool_consuming_a_draft_reservation_is_reported():
+    # A draft is never fulfilled: the pool would get no nodes (issue 11 item 3).
+    stack = [gpu_calendar(planningStatus="DRAFT"), reserved_pool(["dec-run"], max_nodes=8)]
+    [(urn, message)] = check_draft_reservation_consumed(stack, {})
+    assert urn.endswith("::h100-dec") and "is a draft (planningStatus DRAFT)" in message
+
+
+def test_pool_consuming_a_submitted_reservation_is_not_reported():
+    stack = [gpu_calendar(), reserved_pool(["dec-run"], max_nodes=8)]
+    assert check_draft_reservation_consumed(stack, {}) == []

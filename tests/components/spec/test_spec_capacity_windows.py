@@ -1,4 +1,5 @@
-"""Flex-start and queued quotas in whole VMs (issue 11 item 2): warnings at the quota's YAML path."""
+"""Quotas that hold on the capacity a pool really has (issue 11): whole VMs on flex-start and queued pools,
+calendar pools on draft reservations. Warnings at the YAML path."""
 
 from __future__ import annotations
 
@@ -43,3 +44,15 @@ def test_fixed_capacity_is_not_judged_in_whole_vms():
     env["teams"][0]["quota"]["l4-spot"] = 1  # spot pools scale per pending pod, not per workload
     assert not [w for w in whole_vm_warnings(env) if "l4-spot" in w]
 
+
+
+def test_a_pool_consuming_a_draft_reservation_warns_at_its_reservation():
+    # Calendar capacity exists only once submitted (issue 11 item 3); prod()'s dec-run is a draft.
+    warnings = [str(w) for w in load_environment(prod(), now=NOW).warnings if "draft" in str(w)]
+    assert warnings == [
+        "nodePools[2].reservation: pool 'h100-dec' consumes reservation 'dec-run', which is a draft (submit: false): "
+        "Compute Engine provides no capacity until it is submitted; set submit: true once reviewed"
+    ]
+    env = prod()
+    env["reservations"][0]["submit"] = True
+    assert not [w for w in load_environment(env, now=NOW).warnings if "draft" in str(w)]
