@@ -22,6 +22,7 @@ from gkecap.components.gke.cluster import (
     DEFAULT_RELEASE_CHANNEL,
     DEFAULT_SYSTEM_MACHINE_TYPE,
     LOWEST_VERSION,
+    MONITORING_COMPONENTS,
     ClusterRequest,
     check_cluster_request,
 )
@@ -67,6 +68,9 @@ class GkeClusterArgs(TypedDict):
     """Subnetwork of a created cluster."""
     deletion_protection: NotRequired[bool]
     """Refuse to delete the created cluster (default true)."""
+    security_group: NotRequired[str]
+    """Google Groups for RBAC group of a created cluster, gke-security-groups@<your domain>: `kind: Group`
+    RoleBindings match Google Groups only with it."""
 
 
 class GkeCluster(pulumi.ComponentResource):
@@ -156,6 +160,13 @@ class GkeCluster(pulumi.ComponentResource):
                 workload_pool=pulumi.Output.concat(project, ".svc.id.goog")
             ),
             deletion_protection=args.get("deletion_protection", True),
+            authenticator_groups_config=gcp.container.ClusterAuthenticatorGroupsConfigArgs(
+                security_group=args["security_group"]) if args.get("security_group") else None,
+            # DCGM GPU metrics through Managed Service for Prometheus (gke.cluster.MONITORING_COMPONENTS).
+            monitoring_config=gcp.container.ClusterMonitoringConfigArgs(
+                enable_components=list(MONITORING_COMPONENTS),
+                managed_prometheus=gcp.container.ClusterMonitoringConfigManagedPrometheusArgs(enabled=True),
+            ),
             # The version is the creation floor; the release channel upgrades the cluster afterwards.
             opts=pulumi.ResourceOptions(parent=self, ignore_changes=["minMasterVersion"]),
         )
@@ -197,6 +208,7 @@ def cluster_request_from_args(cluster_name: str, args: GkeClusterArgs) -> Cluste
         system_pool_nodes=whole((args.get("system_pool") or {}).get("nodes", 1)),
         service_account=None if isinstance(service_account, pulumi.Output) else service_account,
         service_account_known=not isinstance(service_account, pulumi.Output),
+        security_group=args.get("security_group"),
     )
 
 

@@ -103,6 +103,8 @@ class Environment(pulumi.ComponentResource):
             cluster_args["project"] = project
         if cluster_spec.min_master_version is not None:
             cluster_args["min_master_version"] = cluster_spec.min_master_version
+        if cluster_spec.security_group is not None:
+            cluster_args["security_group"] = cluster_spec.security_group
         self.cluster = GkeCluster(cluster_spec.name, cluster_args, opts=child)  # type: ignore[arg-type]
 
         self.reservations: dict[str, CalendarReservation] = {}

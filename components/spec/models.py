@@ -72,6 +72,9 @@ class ClusterSpec(_SpecModel):
         default=None, validation_alias=AliasChoices("minMasterVersion", "min_master_version", "version")
     )
     system_pool: SystemPoolSpec = Field(default_factory=SystemPoolSpec)
+    # Google Groups for RBAC: gke-security-groups@<domain>; required with `create: true` when a team has
+    # `group:` members (gke.cluster.SECURITY_GROUP).
+    security_group: str | None = None
 
 
 class ManagerResourcesSpec(_SpecModel):

@@ -56,4 +56,5 @@ def cluster_request(cluster: ClusterSpec, node_service_account: str | None) -> C
         system_pool_nodes=cluster.system_pool.nodes,
         service_account=node_service_account,
         service_account_known=node_service_account is not None,
+        security_group=cluster.security_group,
     )

@@ -33,8 +33,18 @@ def test_created_cluster_is_standard_dws_ready_and_protected(pulumi_run):
         "minMasterVersion": "1.33.5-gke.1308000",
         "workloadIdentityConfig": {"workloadPool": "acme-ml.svc.id.goog"},
         "deletionProtection": True,
+        # GPU utilization: GKE's managed DCGM metrics need Managed Service for Prometheus (issue 11 item 9).
+        "monitoringConfig": {"enableComponents": ["SYSTEM_COMPONENTS", "DCGM"], "managedPrometheus": {"enabled": True}},
     }
     assert cluster.options["ignoreChanges"] == ["minMasterVersion"]
+
+
+def test_created_cluster_passes_google_groups_to_rbac(pulumi_run):
+    # kind: Group RoleBindings match Google Groups only with authenticatorGroupsConfig (issue 11 item 5).
+    run = register(pulumi_run, "ml-prod", {"location": "us-east5", "create": True, "service_account": SA,
+                                           "security_group": "gke-security-groups@acme.example"})
+    assert run.one(CLUSTER, "ml-prod").inputs["authenticatorGroupsConfig"] == {
+        "securityGroup": "gke-security-groups@acme.example"}
 
 
 def test_created_cluster_has_a_system_pool_without_dws(pulumi_run):

@@ -31,12 +31,34 @@ def check_cluster(f: Findings, facts: dict[str, PoolFacts]) -> None:
         f.error("cluster.location", f"{location!r} is not the region {region} or one of its zones (e.g. {region}-a)")
     if not cluster.create and "system_pool" in cluster.model_fields_set:
         f.warn("cluster.systemPool", "has no effect on an existing cluster (create: false)")
+    _check_group_rbac(f)
     version = cluster.min_master_version
     if version is not None:
         floors = _pool_floors(facts)
         if not any(floor == LOWEST_VERSION for floor, _ in floors):
             floors.insert(0, BASE_FLOOR)
         f.errors.extend(under("cluster", version_issues("minMasterVersion", version, floors)))
+
+
+def _check_group_rbac(f: Findings) -> None:
+    """Team members `group:...` become `kind: Group` RoleBindings, which GKE matches only on a cluster with
+    Google Groups for RBAC (gke.cluster.SECURITY_GROUP)."""
+    cluster = f.view.cluster
+    if cluster is None or cluster.security_group is not None:
+        return
+    groups = [(index, team.name) for index, team in f.view.teams
+              if any(isinstance(m, str) and m.startswith("group:") for m in team.members)]
+    if not groups:
+        return
+    names = listing([repr(name) for _, name in groups])
+    teams = f"teams {names} have" if len(groups) > 1 else f"team {names} has"
+    if cluster.create:
+        f.error("cluster.securityGroup", f"is required: {teams} group: members, and GKE passes Google "
+                "Group membership to RBAC only when the cluster names gke-security-groups@<your domain>")
+    else:
+        f.warn("cluster.securityGroup", f"{teams} group: members; their RoleBindings match nobody unless "
+               "the existing cluster has Google Groups for RBAC (gke-security-groups@<your domain>): set "
+               "securityGroup to record it, or check the cluster")
 
 
 def _pool_floors(facts: dict[str, PoolFacts]) -> list[tuple[str, str]]:

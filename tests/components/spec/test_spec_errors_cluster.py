@@ -165,3 +165,33 @@ def test_project_given_twice_must_agree():
 
 def test_environment_must_be_a_mapping():
     assert issues(["not", "a", "mapping"]) == {"gkecap:environment": "expected a mapping of settings, got a list"}
+
+
+def test_group_members_on_a_created_cluster_need_its_security_group():
+    # GKE passes Google Group membership to RBAC only with authenticatorGroupsConfig (issue 11 item 5).
+    env = prod()
+    env["teams"][0]["members"] = ["group:ml@acme.example"]
+    assert [f"{p}: {m}" for p, m in issues(env).items()] == [
+        "cluster.securityGroup: is required: team 'team-a' has group: members, and GKE passes Google Group "
+        "membership to RBAC only when the cluster names gke-security-groups@<your domain>"
+    ]
+
+
+def test_a_security_group_must_be_gke_security_groups_at_a_domain():
+    env = prod()
+    env["cluster"]["securityGroup"] = "ml-admins@acme.example"
+    assert [f"{p}: {m}" for p, m in issues(env).items()] == [
+        "cluster.securityGroup: 'ml-admins@acme.example' is not a Google Groups for RBAC group; GKE needs "
+        "gke-security-groups@<your domain>, e.g. gke-security-groups@acme.example"
+    ]
+
+
+def test_group_members_on_an_existing_cluster_without_a_security_group_warn():
+    env = dev()
+    del env["cluster"]["securityGroup"]
+    warnings = [str(w) for w in load_environment(env, now=NOW).warnings]
+    assert warnings == [
+        "cluster.securityGroup: team 'vision' has group: members; their RoleBindings match nobody unless the "
+        "existing cluster has Google Groups for RBAC (gke-security-groups@<your domain>): set securityGroup to "
+        "record it, or check the cluster"
+    ]

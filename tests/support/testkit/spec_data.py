@@ -15,7 +15,7 @@ def dev() -> dict[str, Any]:
     return copy.deepcopy(
         {
             "region": "us-east5",
-            "cluster": {"name": "ml-dev"},
+            "cluster": {"name": "ml-dev", "securityGroup": "gke-security-groups@acme.example"},
             "kueue": {"version": "v0.19.2", "fairSharing": True},
             "nodePools": [
                 {
