@@ -3,7 +3,7 @@
 Pure Python (no Pulumi import): components derive settings from it and policies check against it.
 """
 
-from gkecap.components.catalog.capacity import capacity_models_for_family
+from gkecap.components.catalog.capacity import CALENDAR_TPU_ZONES, calendar_tpu_zones, capacity_models_for_family
 from gkecap.components.catalog.errors import CatalogError
 from gkecap.components.catalog.gpu import (
     FLEX_START_COMPACT_PREFIXES,
@@ -55,6 +55,8 @@ from gkecap.components.catalog.tpu import (
 )
 
 __all__ = [
+    "CALENDAR_TPU_ZONES",
+    "calendar_tpu_zones",
     "CAPACITY_MODELS",
     "COMPACT_PLACEMENT",
     "FLEX_START_COMPACT_PREFIXES",

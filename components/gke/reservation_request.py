@@ -14,6 +14,7 @@ from gkecap.components.catalog import (
     GPU_FAMILIES,
     TPU_FAMILIES,
     CatalogError,
+    calendar_tpu_zones,
     capacity_models_for_family,
     is_gpu_machine_type,
     is_tpu_machine_type,
@@ -40,8 +41,15 @@ TPU_VM_FAMILIES = {
     "v5e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT5LP",
     "v5p": "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT5P",
     "v6e": "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT6E",
-    "tpu7x": "VM_FAMILY_CLOUD_TPU_POD_SLICE_TPU7X",
 }
+# The vmFamily values the pinned provider accepts: pulumi-gcp 10.2 FutureReservationAggregateReservation
+# .vm_family ("Possible values are ... CT3, CT5L, CT5LP, CT6E, CT3P, CT4P, CT5P"; no TPU7x). TPU7x is offered in
+# calendar mode (FACTS C [S23]) but this provider cannot express it, so it is refused, not emitted wrongly.
+PROVIDER_VM_FAMILIES = frozenset({
+    "VM_FAMILY_CLOUD_TPU_DEVICE_CT3", "VM_FAMILY_CLOUD_TPU_LITE_DEVICE_CT5L", "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT5LP",
+    "VM_FAMILY_CLOUD_TPU_LITE_POD_SLICE_CT6E", "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT3P", "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT4P",
+    "VM_FAMILY_CLOUD_TPU_POD_SLICE_CT5P",
+})
 DEFAULT_TPU_WORKLOAD_TYPE = "BATCH"  # FACTS C [S3 aggregate_reservation.workload_type]
 
 
@@ -76,6 +84,22 @@ def calendar_families() -> list[str]:
     """The GPU and TPU families Compute Engine reserves in calendar mode."""
     families = list(GPU_FAMILIES) + [family.name for family in TPU_FAMILIES]
     return [family for family in families if "calendar" in capacity_models_for_family(family)]
+
+
+def _tpu_calendar_issues(req: ReservationRequest, family: str, workload_type: str | None) -> list[Issue]:
+    """What the provider can express (vmFamily) and where Compute Engine offers the TPU version."""
+    issues: list[Issue] = []
+    if TPU_VM_FAMILIES.get(family) not in PROVIDER_VM_FAMILIES:
+        expressible = ", ".join(sorted(TPU_VM_FAMILIES))
+        issues.append(Issue("machineType", (
+            f"{req.machine_type!r}: Compute Engine offers {family} in calendar mode, but the pinned pulumi-gcp (10.2) "
+            f"has no FutureReservation vmFamily for it, so the request cannot be expressed; reserve it outside "
+            f"this stack (gcloud) and consume it with capacity: reservation, or reserve one of {expressible}")))
+    zones = calendar_tpu_zones(family, workload_type)
+    if isinstance(req.zone, str) and zones and req.zone not in zones:
+        what = f"{family} {workload_type}" if family == "v5e" else family
+        issues.append(Issue("zone", f"{req.zone!r} does not offer {what} in calendar mode; offered: {', '.join(zones)}"))
+    return issues
 
 
 def _whole(value: object) -> bool:
@@ -114,6 +138,8 @@ def check_reservation_request(req: ReservationRequest, now: datetime) -> Checked
         return CheckedReservation(issues, kind=kind)
     tpu_family = tpu_family_of(req.machine_type).name if kind == "tpu" else None
     workload_type = req.workload_type if req.workload_type is not None or kind == "gpu" else DEFAULT_TPU_WORKLOAD_TYPE
+    if tpu_family is not None and "calendar" in capacity_models_for_family(tpu_family):
+        issues += _tpu_calendar_issues(req, tpu_family, workload_type)
     if start is None or days is None or count is None:
         # Still report every rule that does not need the missing value.
         if days is not None:

@@ -28,8 +28,9 @@ def test_gpu_calendar_only_for_a3_and_later(machine):
 
 
 @pytest.mark.parametrize("family", TPU_FAMILIES, ids=lambda f: f.name)
-def test_tpu_flex_start_only_v5e_v5p_v6e(family):
-    assert (DWS <= family.capacity_models) == (family.name in ("v5e", "v5p", "v6e"))
+def test_tpu_flex_start_only_v5e_v5p_v6e_and_tpu7x(family):
+    # TPU7x: Cluster Toolkit's gke-tpu-7x dws-flex-start(-queued-provisioning) examples (issue 11 item 7).
+    assert (DWS <= family.capacity_models) == (family.name in ("v5e", "v5p", "v6e", "tpu7x"))
 
 
 @pytest.mark.parametrize("family", TPU_FAMILIES, ids=lambda f: f.name)

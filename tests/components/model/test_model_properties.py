@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gkecap.components.gke import calendar_window
-from gkecap.components.catalog import CAPACITY_MODELS, gpu_machine, supported_capacity_models, tpu_slice, tpu_topologies
+from gkecap.components.catalog import (
+    CAPACITY_MODELS, calendar_tpu_zones, gpu_machine, supported_capacity_models, tpu_slice, tpu_topologies,
+)
 from gkecap.components.model import derive
 from gkecap.components.spec import SpecError, load_environment
 from testkit.spec_data import NOW
@@ -94,7 +96,9 @@ def calendar_pair(draw, name):
         topology = draw(st.sampled_from(["2x2", "2x4", "4x4", "4x8", "8x8"]))
         chips = tpu_slice("ct6e-standard-4t", topology).chips
         count = draw(st.sampled_from([c for c in calendar_window.TPU_CHIP_COUNTS if c >= chips]))
-        reservation.update(machineType="ct6e-standard-4t", count=count)
+        # v6e is offered in calendar mode only in some zones (catalog.calendar_tpu_zones).
+        zone = draw(st.sampled_from([z for z in ZONES if z in calendar_tpu_zones("v6e")]))
+        reservation.update(machineType="ct6e-standard-4t", count=count, zone=zone)
         pool = {
             "name": name,
             "machineType": "ct6e-standard-4t",

@@ -421,3 +421,17 @@ def test_boot_disk_of_an_unknown_machine_type_is_not_judged_twice():
     env = dev()
     pool(env).update(machineType="a9-supergpu-8g", diskType="pd-ssd")
     assert "nodePools[0].diskType" not in issues(env)
+
+
+@pytest.mark.parametrize("capacity", ["flex-start", "queued"])
+def test_tpu7x_takes_flex_start_and_queued_provisioning(capacity):
+    # Cluster Toolkit ships gke-tpu-7x dws-flex-start(-queued-provisioning) examples (issue 11 item 7).
+    env = prod()
+    env["region"] = "us-central1"
+    env["cluster"]["minMasterVersion"] = "1.34.1-gke.2300000"
+    env["nodePools"] = [{"name": "ironwood", "machineType": "tpu7x-standard-4t", "tpuTopology": "2x2x2",
+                         "capacity": capacity, "zones": ["us-central1-c"], "slices": 1}]
+    env["reservations"] = []
+    env["teams"] = [{"name": "llm", "quota": {"ironwood": 8}}]
+    env["cohorts"] = []
+    assert load_environment(env, now=NOW).node_pools[0].capacity == capacity

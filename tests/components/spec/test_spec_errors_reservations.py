@@ -353,3 +353,29 @@ def test_submitted_reservation_still_obeys_the_duration():
     env = prod()
     reservation(env).update(start="2026-11-15T00:00:00Z", days=100, submit=True)
     assert "reservations[0].days" in issues(env)
+
+
+def tpu_reservation(machine_type: str, zone: str) -> dict:
+    return {"name": "tpu-run", "machineType": machine_type, "count": 16, "zone": zone,
+            "start": "2026-12-07T00:00:00Z", "days": 7}
+
+
+def test_tpu7x_calendar_reservation_is_refused_as_the_provider_cannot_express_it():
+    # pulumi-gcp 10.2's FutureReservation vmFamily enum stops at CT6E (issue 11 item 7).
+    env = prod()
+    env["region"] = "us-central1"
+    env["reservations"] = [tpu_reservation("tpu7x-standard-4t", "us-central1-c")]
+    env["nodePools"] = env["nodePools"][:2]
+    for team in env["teams"]:
+        team["quota"].pop("h100-dec", None)
+    message = issues(env)["reservations[0].machineType"]
+    assert message.startswith("'tpu7x-standard-4t': Compute Engine offers tpu7x in calendar mode, but the pinned "
+                              "pulumi-gcp (10.2) has no FutureReservation vmFamily for it")
+
+
+def test_tpu_calendar_reservation_in_a_zone_without_that_version_names_the_zones():
+    env = prod()
+    env["reservations"].append(tpu_reservation("ct6e-standard-4t", "us-east5-c"))
+    assert issues(env)["reservations[1].zone"] == (
+        "'us-east5-c' does not offer v6e in calendar mode; offered: asia-northeast1-b, europe-west4-a, us-east5-a, "
+        "us-east5-b")
