@@ -29,6 +29,7 @@ from gkecap.components.gke.pool_request import (
     GPU_DRIVER_VERSIONS,
     GPU_SHARING_STRATEGIES,
     MAX_RUN_DURATION_SECONDS,
+    MAX_SHARED_CLIENTS_PER_GPU,
     MIN_NODES_CAPACITIES,
     RESERVATION_CAPACITIES,
     PoolRequest,
@@ -150,10 +151,12 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[Issue]:
             # GKE shares MIG partitions by time-sharing; MPS runs on whole GPUs. FACTS E
             add("gpuSharing.strategy", "'MPS' cannot be combined with gpuPartitionSize; use TIME_SHARING to share MIG "
                 "partitions, or drop gpuPartitionSize")
-        if not _whole(sharing.max_shared_clients_per_gpu, 1):
-            # FACTS E [S10 manager.go]: must be > 0 for time-sharing or MPS.
+        if (not _whole(sharing.max_shared_clients_per_gpu, 1)
+                or sharing.max_shared_clients_per_gpu > MAX_SHARED_CLIENTS_PER_GPU):
+            # FACTS E [S10 manager.go]: must be > 0 for time-sharing or MPS; at most 48 (MAX_SHARED_CLIENTS_PER_GPU).
             add("gpuSharing.maxSharedClientsPerGpu",
-                f"{sharing.max_shared_clients_per_gpu!r} must be a whole number, at least 1")
+                f"{sharing.max_shared_clients_per_gpu!r} is outside the containers one GPU can serve; allowed: 1 to "
+                f"{MAX_SHARED_CLIENTS_PER_GPU}")
     if req.compact_placement:
         if not gpu.compact_placement:
             add("compactPlacement", f"{req.machine_type} does not support compact placement")

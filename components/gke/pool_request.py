@@ -27,6 +27,11 @@ MAX_RUN_DURATION_SECONDS = 7 * 24 * 3600
 GPU_DRIVER_VERSIONS = ("DEFAULT", "LATEST", "INSTALLATION_DISABLED")  # FACTS E [S3]
 DEFAULT_GPU_DRIVER_VERSION = "DEFAULT"
 GPU_SHARING_STRATEGIES = ("TIME_SHARING", "MPS")  # FACTS E [S6 GPUSharingStrategy]
+# Most containers sharing one GPU, time-sharing or MPS: 48. NVIDIA MPS serves at most 48 clients per device
+# (Volta and later, https://docs.nvidia.com/deploy/mps/), and GKE's GPU sharing guides state 48 for both
+# strategies. The device plugin itself only requires > 0 (FACTS E [S10 manager.go]); the newer, documented bound
+# is used (docs/sources.md "GPU sharing limits").
+MAX_SHARED_CLIENTS_PER_GPU = 48
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gkecap.components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
-from gkecap.components.gke import GPU_DRIVER_VERSIONS, GPU_SHARING_STRATEGIES  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
+from gkecap.components.gke import GPU_DRIVER_VERSIONS, GPU_SHARING_STRATEGIES, MAX_SHARED_CLIENTS_PER_GPU  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import known_int, known_str
 from gkecap.policies.rules.node_pool_props import PoolView, node_pools
@@ -102,10 +102,10 @@ def _sharing(pool: PoolView, where: str, accelerator: Mapping, machine: GpuMachi
             "set the number of containers that may share one GPU (at least 1)."
         )
     count = known_int(clients)
-    if clients is not None and (count is None or count < 1):
+    if clients is not None and (count is None or count < 1 or count > MAX_SHARED_CLIENTS_PER_GPU):
         messages.append(
-            f"{pool.label}: {field}.maxSharedClientsPerGpu is {clients!r}; it must be a whole number greater "
-            "than 0 (the containers that share one GPU)."
+            f"{pool.label}: {field}.maxSharedClientsPerGpu is {clients!r}; it must be a whole number from 1 to "
+            f"{MAX_SHARED_CLIENTS_PER_GPU} (the containers that share one GPU)."
         )
     return messages
 

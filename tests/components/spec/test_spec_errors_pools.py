@@ -435,3 +435,14 @@ def test_tpu7x_takes_flex_start_and_queued_provisioning(capacity):
     env["teams"] = [{"name": "llm", "quota": {"ironwood": 8}}]
     env["cohorts"] = []
     assert load_environment(env, now=NOW).node_pools[0].capacity == capacity
+
+
+@pytest.mark.parametrize("strategy", ["TIME_SHARING", "MPS"])
+def test_more_than_48_clients_per_gpu_is_refused(strategy):
+    # NVIDIA MPS serves at most 48 clients per GPU, and GKE documents 48 for both strategies (issue 11 item 8).
+    env = dev()
+    env["nodePools"][0]["gpuSharing"] = {"strategy": strategy, "maxSharedClientsPerGpu": 49}
+    assert issues(env)["nodePools[0].gpuSharing.maxSharedClientsPerGpu"] == (
+        "49 is outside the containers one GPU can serve; allowed: 1 to 48")
+    env["nodePools"][0]["gpuSharing"]["maxSharedClientsPerGpu"] = 48
+    assert load_environment(env, now=NOW).node_pools[0].gpu_sharing.max_shared_clients_per_gpu == 48

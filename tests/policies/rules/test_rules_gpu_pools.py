@@ -71,7 +71,13 @@ def test_time_sharing_on_mig_partitions_passes():
 
 def test_zero_shared_clients_is_caught():
     [message] = check(h100(gpuSharingConfig={"gpuSharingStrategy": "MPS", "maxSharedClientsPerGpu": 0}))
-    assert "maxSharedClientsPerGpu is 0" in message and "greater than 0" in message
+    assert "maxSharedClientsPerGpu is 0" in message and "from 1 to 48" in message
+
+
+def test_more_than_48_shared_clients_is_caught():
+    # The spec's bound (gke.MAX_SHARED_CLIENTS_PER_GPU), issue 11 item 8.
+    [message] = check(h100(gpuSharingConfig={"gpuSharingStrategy": "TIME_SHARING", "maxSharedClientsPerGpu": 49}))
+    assert "maxSharedClientsPerGpu is 49" in message and "from 1 to 48" in message
 
 
 def test_clients_without_strategy_is_caught():
