@@ -143,16 +143,17 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         self.settings: tuple[NodePoolSettings, ...] = node_pool_settings(request, checked=True)
         service_account = sa.apply(_checked_service_account) if isinstance(sa, pulumi.Output) else sa
 
-        tpu = slice_of(request)
         policy = None
-        if tpu is not None and tpu.multi_host and tpu.workload_policy:
-            # TPU7x: one workload policy carries the slice topology for every slice. FACTS A.3 [S34]
+        placed = next((s.placement for s in self.settings if s.placement and s.placement.workload_policy), None)
+        if placed is not None:
+            # TPU7x multi-host slices and A4X (NVL72 1x72): one workload policy carries the accelerator topology for
+            # every node pool of the pool. FACTS A.3 [S34]; gke.pool_settings._placement.
             policy = gcp.compute.ResourcePolicy(
                 f"{name}-workload-policy",
                 project=args.get("project"),
                 region=_region(request.zones or (), args["location"]),
                 workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
-                    type=tpu.workload_policy, accelerator_topology=tpu.topology
+                    type=placed.workload_policy, accelerator_topology=placed.accelerator_topology
                 ),
                 opts=pulumi.ResourceOptions(parent=self),
             )

@@ -158,7 +158,7 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[Issue]:
                 f"{sharing.max_shared_clients_per_gpu!r} is outside the containers one GPU can serve; allowed: 1 to "
                 f"{MAX_SHARED_CLIENTS_PER_GPU}")
     if req.compact_placement:
-        if not gpu.compact_placement:
+        if not gpu.compact_placement and not gpu.nvlink_topology:  # A4X: a workload policy (gke.pool_settings)
             add("compactPlacement", f"{req.machine_type} does not support compact placement")
         elif req.capacity == "queued":
             # FACTS B.2 [S9]: queued provisioning is not allowed with COMPACT placement (except TPUs).

@@ -34,6 +34,7 @@ from typing import Mapping
 
 from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
+    HIGH_THROUGHPUT,
     TpuSlice,
     gpu_machine,
     gpu_units_per_vm,
@@ -245,7 +246,14 @@ def _placement(req: PoolRequest, tpu: TpuSlice | None) -> Placement | None:
             # TPU7x: a HIGH_THROUGHPUT workload policy replaces tpu_topology. FACTS A.3 [S34]
             return Placement(workload_policy=tpu.workload_policy, accelerator_topology=tpu.topology)
         return Placement(tpu_topology=tpu.topology)  # FACTS A.3 [S13, S6]
-    return Placement() if req.compact_placement else None
+    if not req.compact_placement:
+        return None
+    gpu = gpu_machine(req.machine_type)
+    if gpu.nvlink_topology:
+        # A4X (NVL72): compact placement is a HIGH_THROUGHPUT workload policy with accelerator topology 1x72, named
+        # by the node pool's placement policy (AI Hypercomputer "Create a GKE cluster with A4X"; xpk's 1x72).
+        return Placement(workload_policy=HIGH_THROUGHPUT, accelerator_topology=gpu.nvlink_topology)
+    return Placement()
 
 
 def _guest_accelerator(req: PoolRequest) -> GuestAccelerator | None:

@@ -131,6 +131,8 @@ class NodePoolSpec(_SpecModel):
     taints: list[TaintSpec] = Field(default_factory=list)  # extra node taints (the accelerator's own are added)
     disk_size_gb: WholeNumber | None = None  # boot disk; GKE default 100 GB
     disk_type: str | None = None  # boot disk type; GKE's default for the machine type when unset
+    # GPU pools: COMPACT placement (A4X: the NVL72 1x72 workload policy), gke.pool_settings
+    compact_placement: StrictBool = False
 
     @property
     def is_tpu(self) -> bool:

@@ -41,6 +41,7 @@ def pool_request(pool: NodePoolSpec, reservation_vms: int | None = None) -> Pool
         taints=tuple(NodeTaint(t.key, t.value, t.effect) for t in pool.taints),
         disk_size_gb=pool.disk_size_gb,
         disk_type=pool.disk_type,
+        compact_placement=pool.compact_placement,
     )
 
 

@@ -390,3 +390,13 @@ def test_multi_host_slice_name_too_long_counts_the_suffix(pulumi_run):
     with pytest.raises(pulumi.InputPropertiesError, match="so that the GKE node pool names"):
         register(pulumi_run, name, pool_args(machine_type="ct6e-standard-4t", tpu_topology="4x4",
                                              capacity="flex-start", slices=2))
+
+
+def test_a4x_compact_placement_is_the_nvl72_workload_policy(pulumi_run):
+    # A4X (GB200 NVL72): HIGH_THROUGHPUT workload policy with accelerator topology 1x72 (issue 11 item 9).
+    run = register(pulumi_run, "gb200", pool_args(machine_type="a4x-highgpu-4g", capacity="reservation",
+                                                  location="us-central1", zones=["us-central1-a"], max_nodes=18,
+                                                  reservation={"name": "a4x-res"}, compact_placement=True))
+    policy = run.one("gcp:compute/resourcePolicy:ResourcePolicy", "gb200-workload-policy")
+    assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT", "acceleratorTopology": "1x72"}
+    assert only_pool(run)["placementPolicy"] == {"type": "COMPACT", "policyName": policy.outputs["name"]}

@@ -205,3 +205,16 @@ def test_pools_without_taints_or_disk_settings_leave_them_to_gke():
     pool = model_of(prod()).pool("v6e-16")
     assert (pool.taints, pool.disk_size_gb, pool.disk_type) == ((), None, None)
     assert [t.key for t in pool.node_taints] == ["google.com/tpu"]
+
+
+def test_compact_placement_from_the_environment_file():
+    # GPU compact placement is written in the environment file (issue 11 item 9); A4X gets its NVL72 policy.
+    env = prod()
+    env["nodePools"].append({"name": "a3u", "machineType": "a3-ultragpu-8g", "capacity": "flex-start",
+                             "maxNodes": 2, "zones": ["us-east5-a"], "compactPlacement": True})
+    env["nodePools"].append({"name": "gb200", "machineType": "a4x-highgpu-4g", "capacity": "on-demand",
+                             "maxNodes": 18, "zones": ["us-east5-a"], "compactPlacement": True})
+    model = model_of(env)
+    assert model.pool("a3u").node_pools[0].placement.type == "COMPACT"
+    placement = model.pool("gb200").node_pools[0].placement
+    assert (placement.workload_policy, placement.accelerator_topology) == ("HIGH_THROUGHPUT", "1x72")
