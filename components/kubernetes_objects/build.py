@@ -54,7 +54,8 @@ def object_key(obj: dict) -> str:
 def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
     namespaces, bindings = [], []
     for team in model.teams:
-        namespaces += [namespace(team.name, ns) for ns in team.namespaces]
+        if not team.existing_namespace:  # an existing namespace (`namespace:`, even `default`) is not ours to make
+            namespaces += [namespace(team.name, ns) for ns in team.namespaces]
         bindings += team_role_bindings(
             team.name, team.namespaces, team.members, kueue_fullname=KUEUE_FULLNAME,
             where=f"teams[{team.index}].members",

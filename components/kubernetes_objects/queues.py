@@ -105,7 +105,7 @@ def team_cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
         team.name,
         resource_groups=[kueue_api.resource_group(flavors, covered)] if flavors else (),
         cohort=team.cohort,
-        namespace_selector=namespace_selector(team.name, team.namespaces),
+        namespace_selector=namespace_selector(team.name, team.namespaces, labelled=not team.existing_namespace),
         preemption=preemption,
         flavor_fungibility=FLAVOR_FUNGIBILITY[kueue.api_version],
         fair_sharing_weight=quantity(team.weight) if kueue.fair_sharing else None,

@@ -48,13 +48,12 @@ def namespace(team: str, name: str) -> dict:
     return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": team_labels(team)}}
 
 
-def namespace_selector(team: str, namespaces: Iterable[str]) -> dict:
+def namespace_selector(team: str, namespaces: Iterable[str], *, labelled: bool = True) -> dict:
     """A selector admitting exactly the team's namespaces: by name (set by the API server, so a namespace
-    cannot pose as another) and by team label. Never `{}`, which would admit every namespace (FACTS D)."""
-    return {
-        "matchLabels": {TEAM_LABEL: team},
-        "matchExpressions": [{"key": NAMESPACE_NAME_LABEL, "operator": "In", "values": sorted(set(namespaces))}],
-    }
+    cannot pose as another) and by team label. Never `{}`, which would admit every namespace (FACTS D).
+    An existing namespace (`labelled` False) carries no team label, so it is selected by name alone."""
+    by_name = {"matchExpressions": [{"key": NAMESPACE_NAME_LABEL, "operator": "In", "values": sorted(set(namespaces))}]}
+    return {"matchLabels": {TEAM_LABEL: team}, **by_name} if labelled else by_name
 
 
 def subject(member: str, where: str = "members") -> dict[str, str]:

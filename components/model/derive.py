@@ -229,6 +229,7 @@ def _team_plan(
         preemption=_preemption(team, fair_sharing),
         cohort_share=share,
         pools=tuple(sorted(used, key=lambda name: order_of.get(name, len(order_of)))),
+        existing_namespace=team.namespace is not None,
     )
 
 

@@ -145,6 +145,7 @@ class TeamPlan:
     preemption: PreemptionPlan
     cohort_share: dict[str, float]  # pool -> this team's share of its cohort's quota on that pool
     pools: tuple[str, ...]  # pools the team can use (quota, borrowing or lending entry), in flavor order
+    existing_namespace: bool = False  # `namespace:` an existing namespace: not created, selected by name only
 
 
 @dataclass(frozen=True)

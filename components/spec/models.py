@@ -192,13 +192,19 @@ class TeamSpec(_SpecModel):
     lending_limit: QuotaMap = Field(default_factory=dict)
     weight: Weight | None = None  # fair-sharing weight; default 1
     namespaces: Annotated[list[DnsLabel], Field(min_length=1)] | None = None  # default [name]
+    # An existing namespace the team works in (`default` too): no Namespace is created and the ClusterQueue selects
+    # it by name only; RoleBindings stay in it. Instead of `namespaces`.
+    namespace: DnsLabel | None = None
     members: list[Principal] = Field(default_factory=list)
     preemption: PreemptionSpec = Field(default_factory=PreemptionSpec)
 
     @model_validator(mode="after")
     def _default_namespace(self) -> "TeamSpec":
+        if self.namespace is not None and self.namespaces is not None:
+            raise ValueError("give either namespace (an existing namespace) or namespaces (created for the team), "
+                             "not both")
         if self.namespaces is None:
-            self.namespaces = [self.name]
+            self.namespaces = [self.namespace] if self.namespace is not None else [self.name]
         return self
 
 

@@ -95,10 +95,17 @@ def check_teams(f: Findings) -> None:
         _check_preemption(f, index, team, fair_sharing)
 
 
+# An existing namespace (`namespace:`) may be `default`, which gke-capacity never creates nor labels.
+EXISTING_NAMESPACES_ALLOWED = frozenset({"default"})
+
+
 def _check_namespaces(f: Findings, index: int, team: TeamSpec, owner: dict[str, int]) -> None:
+    existing = team.namespace is not None  # both `namespace` and `namespaces`: refused by the model
     for ns_index, namespace in enumerate(team.namespaces or []):
-        path = f"teams[{index}].namespaces[{ns_index}]"
-        if namespace in RESERVED_NAMESPACES or namespace.startswith(RESERVED_NAMESPACE_PREFIXES):
+        path = f"teams[{index}].namespace" if existing else f"teams[{index}].namespaces[{ns_index}]"
+        if existing and namespace in EXISTING_NAMESPACES_ALLOWED:
+            pass
+        elif namespace in RESERVED_NAMESPACES or namespace.startswith(RESERVED_NAMESPACE_PREFIXES):
             f.error(path, f"{namespace!r} is reserved for the cluster, GKE or Kueue; a team namespace cannot be "
                     f"default, kueue-system or start with {', '.join(RESERVED_NAMESPACE_PREFIXES)}")
         other = owner.get(namespace)

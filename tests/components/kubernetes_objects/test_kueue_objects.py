@@ -283,3 +283,17 @@ def test_gke_default_topology_has_the_four_levels_gke_documents():
         "cloud.google.com/gce-topology-host",
         "kubernetes.io/hostname",
     ]
+
+
+def test_a_team_in_an_existing_namespace_gets_no_namespace_but_its_queue_and_rbac():
+    # `namespace: default` (issue 11 item 9): nothing created, selected by name, RoleBindings still namespaced.
+    env = dev()
+    env["teams"][0]["namespace"] = "default"
+    objects = objects_of(env)
+    assert not [o for o in of_kind(objects, "Namespace") if o["metadata"]["name"] == "default"]
+    queue = find(objects, "ClusterQueue", "vision")
+    assert queue["spec"]["namespaceSelector"] == {"matchExpressions": [
+        {"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["default"]}]}
+    bindings = [o for o in of_kind(objects, "RoleBinding") if o["metadata"]["namespace"] == "default"]
+    assert {b["roleRef"]["name"] for b in bindings} == {"edit", "kueue-batch-user-role"}
+    assert find(objects, "LocalQueue", "vision", namespace="default")

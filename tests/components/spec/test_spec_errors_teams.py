@@ -279,3 +279,18 @@ def test_cohort_limits_are_whole_non_negative_numbers():
     env = prod()
     nested_cohorts(env)["lendingLimit"] = {"h100-dws": -1}
     assert issues(env)["cohorts[1].lendingLimit.h100-dws"] == "-1 is too small; must be at least 0"
+
+
+def test_a_team_may_use_the_existing_default_namespace_but_not_kube_system():
+    # `namespace:` names an existing namespace (issue 11 item 9); system namespaces stay off limits.
+    env = dev()
+    env["teams"][0]["namespace"] = "default"
+    assert load_environment(env, now=NOW).teams[0].namespaces == ["default"]
+    env["teams"][0]["namespace"] = "kube-system"
+    assert "teams[0].namespace" in issues(env)
+
+
+def test_namespace_and_namespaces_together_are_refused():
+    env = dev()
+    env["teams"][0].update(namespace="ml", namespaces=["ml2"])
+    assert "give either namespace" in str(issues(env))
