@@ -16,6 +16,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from gkecap.components.kubernetes_objects.jobset_chart import JOBSET_CHART, JOBSET_CHART_VERSION, JOBSET_NAMESPACE
 from gkecap.components.kubernetes_objects.kueue_chart import (
     BATCH_USER_ROLE,
     DEFAULT_KUEUE_VERSION,
@@ -46,6 +47,9 @@ class KueueInstallArgs(TypedDict):
     """Enable fair sharing in the Kueue configuration (default true)."""
     topology_aware_scheduling: NotRequired[bool]
     """Enable the TopologyAwareScheduling feature gate (default false)."""
+    install_jobset: NotRequired[bool]
+    """Also install JobSet (pinned chart, namespace jobset-system), which Kueue's JobSet integration needs
+    (default false; Environment sets it while the integration is on and `kueue.jobSet` is not false)."""
     wait_for_pods_ready: NotRequired[bool]
     """Evict and requeue (with back-off) admitted workloads whose pods are not ready within 10 minutes
     (default false; Environment sets it when a pool consumes a calendar reservation)."""
@@ -106,6 +110,22 @@ class KueueInstall(pulumi.ComponentResource):
             values=values,
             opts=pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.kueue_namespace])),
         )
+        self.jobset: Optional[k8s.helm.v4.Chart] = None
+        if args.get("install_jobset", False):
+            # JobSet, for Kueue's jobset.x-k8s.io/jobset integration (kubernetes_objects.jobset_chart).
+            jobset_namespace = k8s.core.v1.Namespace(
+                f"{name}-jobset-namespace",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=JOBSET_NAMESPACE, labels={MANAGED_BY_LABEL: MANAGED_BY}),
+                opts=child,
+            )
+            self.jobset = k8s.helm.v4.Chart(
+                f"{name}-jobset",
+                chart=JOBSET_CHART,
+                version=JOBSET_CHART_VERSION,
+                name="jobset",
+                namespace=jobset_namespace.metadata.name,
+                opts=pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[jobset_namespace])),
+            )
         self.namespace = self.kueue_namespace.metadata.name
         self.version = pulumi.Output.from_input(release)
         self.batch_user_role = pulumi.Output.from_input(BATCH_USER_ROLE)

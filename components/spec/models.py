@@ -91,6 +91,9 @@ class KueueSpec(_SpecModel):
     fair_sharing: StrictBool = True
     topology_aware_scheduling: StrictBool = False
     manager_resources: ManagerResourcesSpec | None = None
+    # Install JobSet with Kueue while Kueue's JobSet integration is on (kubernetes_objects.jobset_chart); false
+    # when the cluster has JobSet already.
+    job_set: StrictBool = True
 
 
 class GpuSharingSpec(_SpecModel):

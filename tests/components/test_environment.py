@@ -33,7 +33,7 @@ def test_prod_registers_cluster_reservation_pools_kueue_and_its_objects(pulumi_r
     assert sorted(r.name for r in registered.of_type("gkecap:index:AcceleratorNodePool")) == [
         "h100-dec", "h100-dws", "l4-spot", "v6e-16"]
     assert registered.one("gkecap:index:KueueInstall").name == "kueue"
-    assert registered.one(CHART).inputs["version"] == "0.19.2"
+    assert registered.one(CHART, "kueue").inputs["version"] == "0.19.2"
     assert registered.one("gkecap:index:KueueObjects").name == "kueue-objects"
     kueue_kinds = {r.type.rsplit(":", 1)[1] for r in registered.records if r.type.startswith(KUEUE_PREFIX)}
     assert kueue_kinds == {"ResourceFlavor", "ProvisioningRequestConfig", "AdmissionCheck", "WorkloadPriorityClass",
@@ -43,7 +43,7 @@ def test_prod_registers_cluster_reservation_pools_kueue_and_its_objects(pulumi_r
 
 def test_every_kueue_object_depends_on_the_kueue_install(pulumi_run):
     registered, _ = _run(pulumi_run, prod())
-    chart = registered.one(CHART)
+    chart = registered.one(CHART, "kueue")
     generated = [r for r in registered.records if r.type.startswith(KUEUE_PREFIX)
                  or (r.parent or "").endswith("::kueue-objects")]
     assert generated and all(chart.urn in r.dependencies for r in generated)
@@ -144,3 +144,29 @@ def test_an_invalid_environment_registers_nothing(pulumi_run):
 def test_node_account_id_fits_iam_limits(cluster, expected):
     account_id = node_account_id(cluster)
     assert account_id == expected and 6 <= len(account_id) <= 30
+
+
+def test_jobset_is_installed_for_kueues_jobset_integration(pulumi_run):
+    # Kueue's default configuration integrates JobSet, which Kueue does not ship; xpk and Cluster Toolkit install it
+    # (issue 11 item 9).
+    registered, _ = _run(pulumi_run, prod())
+    jobset = registered.one(CHART, "kueue-jobset")
+    assert (jobset.inputs["chart"], jobset.inputs["version"]) == ("oci://registry.k8s.io/jobset/charts/jobset", "0.12.0")
+    assert jobset.inputs["namespace"] == "jobset-system"
+
+
+def test_jobset_is_left_out_when_the_cluster_has_it(pulumi_run):
+    env = prod()
+    env["kueue"]["jobSet"] = False
+    registered, _ = _run(pulumi_run, env)
+    assert [r.name for r in registered.of_type(CHART)] == ["kueue"]
+
+
+def test_calendar_pools_turn_on_wait_for_pods_ready(pulumi_run):
+    # Work admitted to a reservation before its window is requeued, not stuck (issue 11 item 3).
+    import yaml
+
+    registered, _ = _run(pulumi_run, prod())
+    values = registered.one(CHART, "kueue").inputs["values"]
+    config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
+    assert config["waitForPodsReady"]["timeout"] == "10m"

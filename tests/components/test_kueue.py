@@ -102,3 +102,11 @@ def test_bad_install_settings_are_reported_at_the_arguments_that_carry_them():
     with pytest.raises(pulumi.InputPropertiesError) as raised:
         _install(version="v0.19", manager_cpu="0", manager_memory="lots")
     assert [line.split(":")[0] for line in lines(raised.value)] == ["version", "managerCpu", "managerMemory"]
+
+
+def test_install_jobset_adds_the_pinned_jobset_chart_in_its_namespace(pulumi_run):
+    registered = pulumi_run(lambda: _install(install_jobset=True))
+    jobset = registered.one(CHART, "kueue-jobset")
+    assert jobset.inputs["version"] == "0.12.0" and jobset.inputs["namespace"] == "jobset-system"
+    namespace = registered.one("kubernetes:core/v1:Namespace", "kueue-jobset-namespace")
+    assert namespace.urn in jobset.dependencies
