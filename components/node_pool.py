@@ -66,6 +66,15 @@ class NodeTaintArgs(TypedDict):
     """NO_SCHEDULE (default), PREFER_NO_SCHEDULE or NO_EXECUTE."""
 
 
+class AttachedGpuArgs(TypedDict):
+    """GPUs attached to an N1 VM."""
+
+    type: str
+    """GPU type: nvidia-tesla-t4, nvidia-tesla-v100, nvidia-tesla-p100 or nvidia-tesla-p4."""
+    count: int
+    """GPUs per VM (as Compute Engine offers for that type)."""
+
+
 class AcceleratorNodePoolArgs(TypedDict):
     """Arguments of AcceleratorNodePool."""
 
@@ -103,6 +112,8 @@ class AcceleratorNodePoolArgs(TypedDict):
     """GPU time-sharing or MPS."""
     compact_placement: NotRequired[bool]
     """GPU pools: COMPACT placement (where the machine family and capacity model allow it)."""
+    gpu: NotRequired[AttachedGpuArgs]
+    """N1 machine types: the GPUs attached to each VM (nvidia-tesla-t4, -v100, -p100 or -p4)."""
     labels: NotRequired[dict[str, str]]
     """Extra node labels."""
     taints: NotRequired[list[NodeTaintArgs]]
@@ -165,7 +176,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
 
         total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
         self.node_pool_names = pulumi.Output.all(*[p.name for p in self.node_pools]).apply(list)
-        self.node_selector = known(node_selector(name, request.machine_type, request.tpu_topology))
+        self.node_selector = known(node_selector(name, request.machine_type, request.tpu_topology, request.gpu_type))
         self.max_nodes = pulumi.Output.from_input(total_nodes)
         self.max_accelerators = pulumi.Output.from_input(sum(s.max_accelerators for s in self.settings))
         self.register_outputs(
@@ -303,6 +314,8 @@ def pool_request_from_args(name: str, args: AcceleratorNodePoolArgs) -> tuple[Po
         ),
         disk_size_gb=whole(args.get("disk_size_gb")),
         disk_type=args.get("disk_type"),
+        gpu_type=(args.get("gpu") or {}).get("type"),
+        gpu_count=whole((args.get("gpu") or {}).get("count")),
     )
     if issues:
         return request, issues
@@ -330,6 +343,7 @@ def pool_args(request: PoolRequest) -> dict[str, Any]:
         "disk_size_gb": request.disk_size_gb,
         "disk_type": request.disk_type,
         "compact_placement": request.compact_placement or None,
+        "gpu": {"type": request.gpu_type, "count": request.gpu_count} if request.gpu_type is not None else None,
         "labels": dict(request.labels) or None,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in request.taints] or None,
     }

@@ -10,6 +10,7 @@ from gkecap.components.catalog.gpu import (
     GPU_FAMILIES,
     GPU_MACHINES,
     GpuMachine,
+    attached_gpu_machine,
     gpu_machine,
     gpu_machine_types,
     gpu_machines_of,
@@ -36,6 +37,14 @@ from gkecap.components.catalog.machine_types import (
     node_resources,
     supported_capacity_models,
 )
+from gkecap.components.catalog.n1_gpus import (
+    N1_CAPACITY_MODELS,
+    N1_GPUS,
+    AttachableGpu,
+    is_n1_machine_type,
+    n1_gpu_issues,
+    n1_shape,
+)
 from gkecap.components.catalog.mig import MIG_PROFILES, MigProfile, mig_partitions, mig_profile
 from gkecap.components.catalog.topology import CubeRule, normalize_topology, parse_topology
 from gkecap.components.catalog.tpu import (
@@ -56,6 +65,13 @@ from gkecap.components.catalog.tpu import (
 
 __all__ = [
     "CALENDAR_TPU_ZONES",
+    "N1_CAPACITY_MODELS",
+    "N1_GPUS",
+    "AttachableGpu",
+    "attached_gpu_machine",
+    "is_n1_machine_type",
+    "n1_gpu_issues",
+    "n1_shape",
     "calendar_tpu_zones",
     "CAPACITY_MODELS",
     "COMPACT_PLACEMENT",

@@ -15,6 +15,7 @@ from gkecap.components.catalog.errors import CatalogError
 from gkecap.components.catalog.kinds import GPU, TPU, kind_of, register
 from gkecap.components.catalog.labels import GKE_ACCELERATOR_LABEL
 from gkecap.components.catalog.mig import mig_partitions
+from gkecap.components.catalog.n1_gpus import N1_CAPACITY_MODELS, n1_gpu_issues, n1_shape
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,21 @@ def gpu_machine_types() -> tuple[str, ...]:
 
 def is_gpu_machine_type(machine_type: str) -> bool:
     return isinstance(machine_type, str) and machine_type in _BY_MACHINE_TYPE
+
+
+def attached_gpu_machine(machine_type: str, gpu_type: str, count: int) -> GpuMachine:
+    """An N1 VM with `count` attached `gpu_type` GPUs, as a GpuMachine (family "n1"); CatalogError when Compute
+    Engine does not offer that combination (catalog.n1_gpus)."""
+    problems = n1_gpu_issues(machine_type, gpu_type, count)
+    if problems:
+        raise CatalogError("; ".join(message for _, message in problems))
+    vcpus, memory_gb = n1_shape(machine_type)
+    return GpuMachine(
+        machine_type=machine_type, family="n1", series="N1", accelerator_label=gpu_type, gpus_per_vm=count,
+        vcpus=vcpus, memory_gb=memory_gb, capacity_models=N1_CAPACITY_MODELS, mig_partitions=(),
+        time_sharing=True, mps=True,  # every NVIDIA GPU (FACTS E [S25])
+        compact_placement=False, flex_start_compact_placement=False, source="Compute Engine GPU machine types (N1)",
+    )
 
 
 def gpu_machines_of(family: str) -> tuple[GpuMachine, ...]:

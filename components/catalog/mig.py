@@ -51,6 +51,11 @@ MIG_PROFILES: dict[str, tuple[MigProfile, ...]] = {
     "nvidia-h100-mega-80gb": (),
     "nvidia-l4": (),
     "nvidia-gb300": (),
+    # N1's attachable GPUs (catalog.n1_gpus): no MIG.
+    "nvidia-tesla-t4": (),
+    "nvidia-tesla-v100": (),
+    "nvidia-tesla-p100": (),
+    "nvidia-tesla-p4": (),
 }
 
 

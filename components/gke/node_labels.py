@@ -16,6 +16,7 @@ from gkecap.components.catalog import (
     TPU_TAINT,
     gpu_machine,
     is_gpu_machine_type,
+    is_n1_machine_type,
     tpu_slice,
 )
 from gkecap.components.issues import Issue, key_path
@@ -79,7 +80,8 @@ def node_labels(pool: str, capacity: str, extra: Mapping[str, str] = {}) -> dict
 
 def node_taints(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = ()) -> tuple[NodeTaint, ...]:
     """Taints the pool's nodes carry (declared in the node pool config); Kueue flavors tolerate these."""
-    taints = [GPU_TAINT if is_gpu_machine_type(machine_type) else TPU_NODE_TAINT]
+    gpu = is_gpu_machine_type(machine_type) or is_n1_machine_type(machine_type)
+    taints = [GPU_TAINT if gpu else TPU_NODE_TAINT]
     if capacity == "queued":
         taints.append(QUEUED_TAINT)
     if capacity == "calendar":
@@ -88,10 +90,15 @@ def node_taints(machine_type: str, capacity: str, extra: Iterable[NodeTaint] = (
     return tuple(taints)
 
 
-def node_selector(pool: str, machine_type: str, tpu_topology: str | None = None) -> dict[str, str]:
-    """Labels that select exactly this pool's nodes: our pool label plus the accelerator labels GKE sets."""
+def node_selector(
+    pool: str, machine_type: str, tpu_topology: str | None = None, gpu_type: str | None = None
+) -> dict[str, str]:
+    """Labels that select exactly this pool's nodes: our pool label plus the accelerator labels GKE sets
+    (`gpu_type`: the GPU attached to an N1 pool)."""
     selector = {POOL_LABEL: pool}
-    if is_gpu_machine_type(machine_type):
+    if is_n1_machine_type(machine_type) and gpu_type is not None:
+        selector[GKE_ACCELERATOR_LABEL] = gpu_type
+    elif is_gpu_machine_type(machine_type):
         selector[GKE_ACCELERATOR_LABEL] = gpu_machine(machine_type).accelerator_label
     elif tpu_topology is not None:
         selector.update(tpu_slice(machine_type, tpu_topology).node_selector)

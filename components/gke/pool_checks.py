@@ -12,11 +12,13 @@ from gkecap.components.catalog import (
     CAPACITY_MODELS,
     FLEX_START_COMPACT_PREFIXES,
     CatalogError,
+    N1_CAPACITY_MODELS,
     GpuMachine,
-    gpu_machine,
     is_gpu_machine_type,
+    is_n1_machine_type,
     is_tpu_machine_type,
     mig_profile,
+    n1_gpu_issues,
     supported_capacity_models,
     tpu_machine,
     tpu_slice,
@@ -34,6 +36,7 @@ from gkecap.components.gke.pool_request import (
     RESERVATION_CAPACITIES,
     PoolRequest,
     node_pool_names,
+    pool_gpu,
 )
 from gkecap.components.gke.resource_names import (
     GCE_NAME_PATTERN,
@@ -54,16 +57,27 @@ def check_pool_request(req: PoolRequest) -> list[Issue]:
     issues: list[Issue] = []
     if req.capacity not in CAPACITY_MODELS:
         issues.append(Issue("capacity", f"{req.capacity!r} is not a capacity model; allowed: {', '.join(CAPACITY_MODELS)}"))
-    try:
-        supported = supported_capacity_models(req.machine_type)
-    except CatalogError as err:
-        return issues + [Issue("machineType", str(err))] + _name_issues(req.name, 1)
+    n1 = is_n1_machine_type(req.machine_type)
+    if n1:
+        # N1 with attached GPUs (catalog.n1_gpus): the GPU type and count are the pool's own.
+        problems = n1_gpu_issues(req.machine_type, req.gpu_type, req.gpu_count)
+        if problems:
+            return issues + [Issue(f"gpu.{field}", message) for field, message in problems] + _name_issues(req.name, 1)
+        supported = N1_CAPACITY_MODELS
+    else:
+        if req.gpu_type is not None or req.gpu_count is not None:
+            issues.append(Issue("gpu", f"applies to N1 machine types only; {req.machine_type} comes with its "
+                                "accelerators"))
+        try:
+            supported = supported_capacity_models(req.machine_type)
+        except CatalogError as err:
+            return issues + [Issue("machineType", str(err))] + _name_issues(req.name, 1)
     if req.capacity in CAPACITY_MODELS and req.capacity not in supported:
         ordered = ", ".join(m for m in CAPACITY_MODELS if m in supported)
         issues.append(Issue("capacity", f"{req.capacity!r} is not available for {req.machine_type}; supported: {ordered}"))
     pools = 1
-    if is_gpu_machine_type(req.machine_type):
-        issues += _gpu_issues(req, gpu_machine(req.machine_type))
+    if n1 or is_gpu_machine_type(req.machine_type):
+        issues += _gpu_issues(req, pool_gpu(req.machine_type, req.gpu_type, req.gpu_count))
     elif is_tpu_machine_type(req.machine_type):
         issues += _tpu_issues(req)
         pools = _tpu_node_pool_count(req)

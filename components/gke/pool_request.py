@@ -10,6 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from gkecap.components.catalog import (
+    GpuMachine,
+    attached_gpu_machine,
+    gpu_machine,
+    is_gpu_machine_type,
+    is_n1_machine_type,
+)
 from gkecap.components.gke.node_labels import NodeTaint
 
 FLEX_CAPACITIES = frozenset({"flex-start", "queued"})
@@ -85,10 +92,24 @@ class PoolRequest:
     taints: tuple[NodeTaint, ...] = ()
     disk_size_gb: int | None = None
     disk_type: str | None = None
+    gpu_type: str | None = None  # N1 pools: the attached GPU (nvidia-tesla-t4 ...), catalog.n1_gpus
+    gpu_count: int | None = None  # N1 pools: GPUs per VM
 
     @property
     def slice_count(self) -> int:
         return self.slices if isinstance(self.slices, int) and self.slices > 0 else 1
+
+
+def is_gpu_pool_machine_type(machine_type: object) -> bool:
+    """A GPU pool's machine type: an accelerator-optimized GPU type, or an N1 type with attached GPUs."""
+    return is_gpu_machine_type(machine_type) or is_n1_machine_type(machine_type)  # type: ignore[arg-type]
+
+
+def pool_gpu(machine_type: str, gpu_type: str | None = None, gpu_count: int | None = None) -> GpuMachine:
+    """The GPU facts of a GPU pool: the catalog's machine type, or for N1 the VM with its attached GPUs."""
+    if is_n1_machine_type(machine_type):
+        return attached_gpu_machine(machine_type, gpu_type, gpu_count)  # type: ignore[arg-type]
+    return gpu_machine(machine_type)
 
 
 def node_pool_names(name: str, slice_count: int) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from typing import Mapping
 from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
     HIGH_THROUGHPUT,
+    GpuMachine,
     TpuSlice,
     gpu_machine,
     gpu_units_per_vm,
@@ -51,7 +52,9 @@ from gkecap.components.gke.pool_request import (
     GpuSharing,
     PoolRequest,
     ReservationTarget,
+    is_gpu_pool_machine_type,
     node_pool_names,
+    pool_gpu,
 )
 from gkecap.components.issues import InvalidInput
 
@@ -215,7 +218,7 @@ def _settings(
         labels=node_labels(req.name, req.capacity, req.labels),
         taints=node_taints(req.machine_type, req.capacity, req.taints),
         guest_accelerator=_guest_accelerator(req),
-        accelerators_per_node=tpu.chips_per_vm if tpu is not None else gpu_machine(req.machine_type).gpus_per_vm,
+        accelerators_per_node=tpu.chips_per_vm if tpu is not None else _gpu(req).gpus_per_vm,
         slice_index=slice_index,
         disk_size_gb=req.disk_size_gb,
         disk_type=req.disk_type,
@@ -226,7 +229,7 @@ def _settings(
 def _units_per_node(req: PoolRequest, tpu: TpuSlice | None) -> int:
     if tpu is not None:
         return tpu.chips_per_vm
-    gpu = gpu_machine(req.machine_type)
+    gpu = _gpu(req)
     clients = req.gpu_sharing.max_shared_clients_per_gpu if req.gpu_sharing is not None else None
     return gpu_units_per_vm(gpu.accelerator_label, gpu.gpus_per_vm, req.gpu_partition_size, clients)
 
@@ -248,7 +251,7 @@ def _placement(req: PoolRequest, tpu: TpuSlice | None) -> Placement | None:
         return Placement(tpu_topology=tpu.topology)  # FACTS A.3 [S13, S6]
     if not req.compact_placement:
         return None
-    gpu = gpu_machine(req.machine_type)
+    gpu = _gpu(req)
     if gpu.nvlink_topology:
         # A4X (NVL72): compact placement is a HIGH_THROUGHPUT workload policy with accelerator topology 1x72, named
         # by the node pool's placement policy (AI Hypercomputer "Create a GKE cluster with A4X"; xpk's 1x72).
@@ -257,9 +260,9 @@ def _placement(req: PoolRequest, tpu: TpuSlice | None) -> Placement | None:
 
 
 def _guest_accelerator(req: PoolRequest) -> GuestAccelerator | None:
-    if not is_gpu_machine_type(req.machine_type):
+    if not is_gpu_pool_machine_type(req.machine_type):
         return None  # TPU chips come with the machine type
-    gpu = gpu_machine(req.machine_type)
+    gpu = _gpu(req)
     return GuestAccelerator(
         type=gpu.accelerator_label,
         count=gpu.gpus_per_vm,
@@ -267,3 +270,7 @@ def _guest_accelerator(req: PoolRequest) -> GuestAccelerator | None:
         gpu_partition_size=req.gpu_partition_size,
         gpu_sharing=req.gpu_sharing,
     )
+
+
+def _gpu(req: PoolRequest) -> GpuMachine:
+    return pool_gpu(req.machine_type, req.gpu_type, req.gpu_count)

@@ -70,7 +70,7 @@ def pool_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:
     """The pool's ResourceFlavor: named like the pool, selecting and tolerating its nodes."""
     return kueue_api.resource_flavor(
         pool.name,
-        node_labels=node_selector(pool.name, pool.machine_type, pool.tpu_topology),
+        node_labels=node_selector(pool.name, pool.machine_type, pool.tpu_topology, pool.request.gpu_type),
         node_taints=flavor_node_taints(pool.capacity),  # calendar: opt-in (gke.node_labels.CALENDAR_TAINT)
         tolerations=tolerations(pool.machine_type, pool.capacity, pool.taints),
         topology_name=TOPOLOGY_NAME if uses_topology(pool, tas) else None,

@@ -17,7 +17,7 @@ from gkecap.components.catalog import (
     tpu_slice,
 )
 from gkecap.components.gke.node_labels import node_labels, node_selector, node_taints
-from gkecap.components.gke.pool_request import DEFAULT_GPU_DRIVER_VERSION
+from gkecap.components.gke.pool_request import DEFAULT_GPU_DRIVER_VERSION, pool_gpu
 from gkecap.components.gke.pool_settings import node_pool_settings
 from gkecap.components.gke.reservation_request import DEFAULT_TPU_WORKLOAD_TYPE
 from gkecap.components.model.plans import (
@@ -153,14 +153,14 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         "max_run_duration": pool.max_run_duration,
         "labels": dict(pool.labels),
         "node_labels": node_labels(pool.name, pool.capacity, request.labels),
-        "node_selector": node_selector(pool.name, pool.machine_type, pool.tpu_topology),
+        "node_selector": node_selector(pool.name, pool.machine_type, pool.tpu_topology, request.gpu_type),
         "taints": request.taints,
         "node_taints": node_taints(pool.machine_type, pool.capacity, request.taints),
         "disk_size_gb": pool.disk_size_gb,
         "disk_type": pool.disk_type,
     }
     tpu = tpu_slice(pool.machine_type, pool.tpu_topology) if is_tpu_machine_type(pool.machine_type) else None  # type: ignore[arg-type]
-    gpu = None if tpu is not None else gpu_machine(pool.machine_type)
+    gpu = None if tpu is not None else pool_gpu(pool.machine_type, request.gpu_type, request.gpu_count)
     resource = TPU_RESOURCE if tpu is not None else GPU_RESOURCE
     per_node = tpu.chips_per_vm if tpu is not None else gpu.gpus_per_vm  # type: ignore[union-attr]
     return PoolPlan(
@@ -170,7 +170,7 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
         accelerator_label=(tpu or gpu).accelerator_label,  # type: ignore[union-attr]
         resource_name=resource,
         accelerators_per_node=per_node,
-        node_resources=_node_resources(pool.machine_type, resource, per_node),
+        node_resources=_node_resources(pool.machine_type, resource, per_node, gpu),
         slices=request.slice_count if tpu is not None else 1,
         tpu_topology=tpu.topology if tpu is not None else None,
         multi_host=tpu is not None and tpu.multi_host,
@@ -185,7 +185,11 @@ def _pool_plan(index: int, pool: NodePoolSpec, reservation: ReservationPlan | No
     )
 
 
-def _node_resources(machine_type: str, resource: str, per_node: int) -> dict[str, int | str]:
+def _node_resources(machine_type: str, resource: str, per_node: int, gpu: Any = None) -> dict[str, int | str]:
+    if gpu is not None and gpu.family == "n1":  # an N1 VM's shape with its attached GPUs (catalog.n1_gpus)
+        memory_mi = round(gpu.memory_gb * 1024)
+        memory = f"{memory_mi // 1024}Gi" if memory_mi % 1024 == 0 else f"{memory_mi}Mi"
+        return {resource: per_node, "cpu": gpu.vcpus, "memory": memory}
     resources = dict(node_resources(machine_type))
     # A 1-chip topology on a multi-chip VM type uses one chip (catalog slice math); keep the two in step.
     resources[resource] = per_node

@@ -102,6 +102,13 @@ class GpuSharingSpec(_SpecModel):
     max_shared_clients_per_gpu: PositiveInt
 
 
+class AttachedGpuSpec(_SpecModel):
+    """GPUs attached to an N1 VM (catalog.n1_gpus): nvidia-tesla-t4, -v100, -p100 or -p4, and how many."""
+
+    type: str
+    count: PositiveInt
+
+
 class TaintSpec(_SpecModel):
     """An extra node taint; the pool's Kueue flavor tolerates it, so only workloads admitted there land on it."""
 
@@ -136,6 +143,7 @@ class NodePoolSpec(_SpecModel):
     disk_type: str | None = None  # boot disk type; GKE's default for the machine type when unset
     # GPU pools: COMPACT placement (A4X: the NVL72 1x72 workload policy), gke.pool_settings
     compact_placement: StrictBool = False
+    gpu: AttachedGpuSpec | None = None  # N1 machine types only: the attached GPUs
 
     @property
     def is_tpu(self) -> bool:

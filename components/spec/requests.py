@@ -42,6 +42,8 @@ def pool_request(pool: NodePoolSpec, reservation_vms: int | None = None) -> Pool
         disk_size_gb=pool.disk_size_gb,
         disk_type=pool.disk_type,
         compact_placement=pool.compact_placement,
+        gpu_type=pool.gpu.type if pool.gpu is not None else None,
+        gpu_count=pool.gpu.count if pool.gpu is not None else None,
     )
 
 

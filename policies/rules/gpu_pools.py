@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gkecap.components.catalog import MIG_PROFILES, CatalogError, GpuMachine, gpu_machine, is_gpu_machine_type, mig_profile
+from gkecap.components.catalog import (
+    MIG_PROFILES,
+    CatalogError,
+    GpuMachine,
+    gpu_machine,
+    is_gpu_machine_type,
+    is_n1_machine_type,
+    mig_profile,
+    n1_gpu_issues,
+)
 from gkecap.components.gke import GPU_DRIVER_VERSIONS, GPU_SHARING_STRATEGIES, MAX_SHARED_CLIENTS_PER_GPU  # FACTS E [S6 L6153-6189; S3 gpu_sharing_config]
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import known_int, known_str
@@ -32,6 +41,7 @@ def check_gpu_accelerator(resource: ResourceView, config: dict) -> list[str]:
         for index, accelerator in enumerate(accelerators):
             where = pool.field(f"nodeConfig.guestAccelerators[{index}]")
             messages += _type_and_count(pool, where, accelerator, machine)
+            messages += _attached_to_n1(pool, where, accelerator)
             label = known_str(accelerator.get("type"))
             if label is None and machine is not None and accelerator.get("type") is None:
                 label = machine.accelerator_label
@@ -39,6 +49,16 @@ def check_gpu_accelerator(resource: ResourceView, config: dict) -> list[str]:
             messages += _sharing(pool, where, accelerator, machine)
             messages += _driver(pool, where, accelerator)
     return messages
+
+
+def _attached_to_n1(pool: PoolView, where: str, accelerator: Mapping) -> list[str]:
+    """N1 VMs take T4, V100, P100 or P4 GPUs in the counts Compute Engine offers (the spec's rule, catalog.n1_gpus)."""
+    machine_type = pool.machine_type
+    gpu_type, count = accelerator.get("type"), accelerator.get("count")
+    if not is_n1_machine_type(machine_type) or is_unknown(gpu_type) or is_unknown(count):
+        return []
+    return [f"{pool.label}: {where}.{field}: {message}." for field, message in
+            n1_gpu_issues(machine_type, gpu_type, known_int(count))]  # type: ignore[arg-type]
 
 
 def _type_and_count(pool: PoolView, where: str, accelerator: Mapping, machine: GpuMachine | None) -> list[str]:

@@ -32,7 +32,7 @@ def analysis():
 def test_every_component_is_analyzed(analysis):
     assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "Environment",
                                                          "GkeCluster", "KueueInstall", "KueueObjects"]
-    assert sorted(analysis["type_definitions"]) == ["GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
+    assert sorted(analysis["type_definitions"]) == ["AttachedGpuArgs", "GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
                                                     "SystemPoolArgs"]
 
 

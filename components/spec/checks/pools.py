@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE, gpu_machine, tpu_family_of, tpu_slice
+from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE, tpu_family_of, tpu_slice
 from gkecap.components.gke.locations import zone_issues
 from gkecap.components.gke.pool_checks import check_pool_request
-from gkecap.components.gke.pool_request import PoolRequest
+from gkecap.components.gke.pool_request import PoolRequest, pool_gpu
 from gkecap.components.gke.pool_settings import NodePoolSettings, node_pool_settings
 from gkecap.components.issues import under
 from gkecap.components.spec.checks.context import Findings, listing
@@ -75,7 +75,8 @@ def _facts(index: int, pool: NodePoolSpec, request: PoolRequest) -> PoolFacts:
     if pool.is_tpu:
         kind, resource, family = "tpu", TPU_RESOURCE, tpu_family_of(pool.machine_type).name
     else:
-        kind, resource, family = "gpu", GPU_RESOURCE, gpu_machine(pool.machine_type).family
+        kind, resource, family = "gpu", GPU_RESOURCE, pool_gpu(pool.machine_type, request.gpu_type,
+                                                                request.gpu_count).family
     return PoolFacts(index, pool, request, node_pool_settings(request, checked=True), kind, resource, family)
 
 

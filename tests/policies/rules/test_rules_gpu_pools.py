@@ -111,3 +111,15 @@ def test_inline_cluster_pool_is_checked():
     ])
     [message] = check(cluster)
     assert "nodePools[0].nodeConfig.guestAccelerators[0].count is 1" in message and "exactly 2" in message
+
+
+def test_n1_pool_with_an_offered_gpu_count_passes_and_another_is_caught():
+    # N1 takes T4/V100/P100/P4 in Compute Engine's counts (issue 11 item 9; the spec's rule, catalog.n1_gpus).
+    def n1(count):
+        return node_pool("v100", name="v100", location="us-east5", nodeLocations=["us-east5-b"],
+                         autoscaling={"totalMinNodeCount": 0, "totalMaxNodeCount": 2},
+                         nodeConfig={"machineType": "n1-standard-96",
+                                     "guestAccelerators": [{"type": "nvidia-tesla-v100", "count": count}]})
+    assert check_gpu_accelerator(n1(8), {}) == []
+    [message] = check_gpu_accelerator(n1(3), {})
+    assert "count: 3 nvidia-tesla-v100 GPUs cannot be attached; allowed: 1, 2, 4, 8" in message
