@@ -118,3 +118,9 @@ def test_policies_not_run_is_said(spec, model):
 
     html = render_html(plan_result(spec, policies_run=False), model, now=NOW)
     assert "The policy pack was not run." in html
+
+
+def test_whole_vm_warnings_are_in_the_report(html):
+    # 4/2/2/8 GPUs on two 8-GPU queued VMs: the report shows the quotas that do not hold (issue 11 item 2).
+    warnings = html[html.index('id="warnings"'):]
+    assert "is not a whole number of VMs (8 each)" in warnings and "need 4 VMs" in warnings
