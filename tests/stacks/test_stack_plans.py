@@ -16,12 +16,26 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _prod_on_8_gpu_vms(base: Path) -> Path:
+    """The prod stack as it was before issue 11: the 4/2/2/8 split on two 8-GPU a3-highgpu-8g VMs."""
+    import yaml
+
+    document = yaml.safe_load((ROOT / "stacks" / "Pulumi.prod.yaml").read_text())
+    pool = document["config"]["gkecap:environment"]["nodePools"][0]
+    assert pool["name"] == "h100-dws"
+    pool.update(machineType="a3-highgpu-8g", maxNodes=2)
+    path = base / "Pulumi.prod-8g.yaml"
+    path.write_text(yaml.safe_dump(document))
+    return path
+
+
 @pytest.fixture(scope="module")
 def plans(tmp_path_factory):
     base = tmp_path_factory.mktemp("plans")
     commands = {
         "dev": ["--stack", "dev"],
         "prod": ["--stack", "prod"],
+        "prod-8g": ["--config", str(_prod_on_8_gpu_vms(base))],
     }
     running = {
         name: subprocess.Popen(
@@ -71,3 +85,17 @@ def test_prod_submitted_reservation_is_protected_from_deletion(plans):
     (reservation,) = [r for r in json.loads(stdout)["resources"] if r["type"] == "gcp:compute/futureReservation:FutureReservation"]
     assert reservation["inputs"]["planningStatus"] == "SUBMITTED"
     assert reservation["options"]["protect"] is True
+
+
+def test_a_prod_split_that_is_not_whole_vms_is_surfaced_by_the_plan(plans):
+    # Issue 11 item 2: 2-GPU quotas on 8-GPU queued VMs. The pack's advisory quota-whole-vms reports the flavor
+    # through the real CLI and pack process, and the report lists the spec's warnings; the exit code stays 0.
+    code, stdout, stderr, out = plans["prod-8g"]
+    assert code == 0, stderr
+    document = json.loads(stdout)
+    report = (out / "report.html").read_text()
+    for team in (0, 1, 2):
+        assert f"teams[{team}].quota.h100-dws: team" in report
+    whole = [v for v in document["violations"] if v["policy"] == "quota-whole-vms"]
+    assert whole and all(v["enforcementLevel"] == "advisory" for v in whole)
+    assert not [v for v in json.loads(plans["prod"][1])["violations"] if v["policy"] == "quota-whole-vms"]
