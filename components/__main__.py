@@ -12,9 +12,12 @@ import sys
 from importlib.metadata import version
 
 from pulumi.provider import main
+from pulumi import Inputs
+from pulumi.provider.experimental.analyzer import ComponentDefinition
 from pulumi.provider.experimental.component import ComponentProvider
 
 from gkecap.components._schema_types import typed_schema
+from gkecap.components._support import whole_numbers
 from gkecap.components.cluster import GkeCluster
 from gkecap.components.environment import Environment
 from gkecap.components.kueue import KueueInstall, KueueObjects
@@ -28,11 +31,16 @@ COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster, KueueInstall
 
 
 class GkecapProvider(ComponentProvider):
-    """The components' provider; its schema is the analyzer's with typed object types (`typed_schema`)."""
+    """The components' provider; its schema is the analyzer's with typed object types (`typed_schema`), and
+    a Construct request's whole-valued doubles (TypeScript, Go, C#, Java and YAML send every number as one)
+    reach the components as ints, nested ones included; `2.5` stays a float for the checks to reject."""
 
     def __init__(self) -> None:
         super().__init__(COMPONENTS, PACKAGE_NAME, None, PACKAGE_VERSION)
         self.schema = json.dumps(typed_schema(json.loads(self.schema or "{}")))
+
+    def map_inputs(self, inputs: Inputs, component_def: ComponentDefinition) -> Inputs:
+        return super().map_inputs(whole_numbers(dict(inputs)), component_def)
 
 
 if __name__ == "__main__":
