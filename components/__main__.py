@@ -12,9 +12,13 @@ import sys
 from importlib.metadata import version
 
 from pulumi.provider import main
-from pulumi import Inputs
+from typing import Optional
+
+from pulumi import InputPropertiesError, Inputs, ResourceOptions
+from pulumi.provider import ConstructResult
 from pulumi.provider.experimental.analyzer import ComponentDefinition
 from pulumi.provider.experimental.component import ComponentProvider
+from pulumi.provider.server import ComponentInitError
 
 from gkecap.components._schema_types import typed_schema
 from gkecap.components._support import whole_numbers
@@ -41,6 +45,17 @@ class GkecapProvider(ComponentProvider):
 
     def map_inputs(self, inputs: Inputs, component_def: ComponentDefinition) -> Inputs:
         return super().map_inputs(whole_numbers(dict(inputs)), component_def)
+
+    def construct(self, name: str, resource_type: str, inputs: Inputs,
+                  options: Optional[ResourceOptions] = None) -> ConstructResult:
+        # A component's bad-input error reaches the consumer as InvalidArgument with one (property path, reason)
+        # per problem, as for a missing input; the SDK would wrap it as an unexpected error with a traceback.
+        try:
+            return super().construct(name, resource_type, inputs, options)
+        except ComponentInitError as error:
+            if isinstance(error.inner, InputPropertiesError):
+                raise error.inner from None
+            raise
 
 
 if __name__ == "__main__":

@@ -101,3 +101,12 @@ def test_environment_from_the_dev_stack_with_doubles_constructs_its_children(plu
     assert sorted(r.inputs["autoscaling"]["totalMaxNodeCount"] for r in pools) == [2, 2]
     state = MessageToDict(response.state)
     assert sorted(state["pools"]) == ["h100-flex", "v6e-2x2"]
+
+
+def test_a_fraction_is_an_error_at_its_path(plugin, engine):
+    environment = as_doubles(DEV)
+    environment["nodePools"][0]["maxNodes"] = 2.5
+    with pytest.raises(grpc.RpcError) as raised:
+        _construct(plugin, engine, environment)
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "environment.nodePools[0].maxNodes" in raised.value.details() + str(raised.value.trailing_metadata())

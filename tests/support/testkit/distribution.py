@@ -13,7 +13,7 @@ InstallDependencies, and sdk/python/cmd/pulumi-language-python/main.go, parseOpt
 (`virtualenv` of PulumiPlugin.yaml / PulumiPolicy.yaml, relative to the folder; `venv` by default for a
 plugin), `python -m pip install --upgrade pip setuptools wheel`, then `python -m pip install -r
 requirements.txt` with the folder as the working directory. Offline, the upgrade step is replaced by the dev
-venv's setuptools (the venv's bundled one is removed, so the linked one is used).
+venv's pip, setuptools and wheel.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV_PYTHON = sys.executable  # pytest runs from the dev venv (.venv/bin/pytest)
-# What the links folder leaves out: this distribution (its editable install) and pip (the venv has its own).
-_OWN = ("gke_capacity", "__editable__", "gkecap", "pip", "distutils-precedence.pth")
+# What the links folder leaves out: this distribution (its editable install and its package).
+_OWN = ("gke_capacity", "__editable__", "gkecap")
 
 
 def child_env(**extra: str) -> dict[str, str]:
@@ -110,10 +110,10 @@ def dev_site_packages() -> list[Path]:
 def fresh_venv(where: Path) -> Path:
     """A new venv at `where` (as `python -m venv`), seeing the dev venv's third-party packages but not
     gke-capacity; its python."""
-    run([base_python(), "-m", "venv", where])
+    # The CLI runs `python -m venv` and then upgrades pip, setuptools and wheel from the index; offline, the
+    # dev venv's pip, setuptools and wheel stand in (through the links below), which also spares ensurepip.
+    run([base_python(), "-m", "venv", "--without-pip", where])
     python = where / "bin" / "python"
-    # The CLI upgrades pip, setuptools and wheel from the index; offline the dev venv's setuptools stands in.
-    run([python, "-m", "pip", "uninstall", "--yes", "--quiet", "setuptools"])
     links = where / "dev-dependencies"
     links.mkdir()
     for site in dev_site_packages():
