@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gkecap.policy_pack.process import pack_runtime_options
 from testkit.distribution import ROOT, build_wheel, fresh_venv, install_requirements
 
 
@@ -35,6 +36,7 @@ def published_pack(tmp_path_factory, wheel) -> tuple[Path, Path]:
     work = tmp_path_factory.mktemp("published-pack")
     pack = work / "gke-capacity-pack"
     shutil.copytree(ROOT / "policies", pack, ignore=shutil.ignore_patterns("__pycache__"))
-    python = fresh_venv(work / "venv")
+    # Where the CLI puts the pack's venv: PulumiPolicy.yaml's `virtualenv`, relative to the pack folder.
+    python = fresh_venv((pack / pack_runtime_options(pack)["virtualenv"]).resolve())
     install_requirements(python, pack, find_links=wheel.parent, build_dir=work / "build")
     return pack, python

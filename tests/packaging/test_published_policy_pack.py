@@ -19,7 +19,9 @@ STACK_URN = "urn:pulumi:ci::acme::pulumi:pulumi:Stack::acme-ci"
 @pytest.fixture(scope="module")
 def pack(published_pack):
     folder, python = published_pack
-    with PolicyPackProcess(folder, project="acme", stack="ci", python=str(python)) as process:
+    # No interpreter given: the process finds the pack's venv from PulumiPolicy.yaml, as the CLI does.
+    with PolicyPackProcess(folder, project="acme", stack="ci") as process:
+        assert process.python == str(python)
         process.configure(None)
         yield process
 
