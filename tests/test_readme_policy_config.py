@@ -13,7 +13,9 @@ GKECAP = Path(sys.executable).parent / "gkecap"  # the console script of the ven
 
 
 def test_readme_policy_config_example_runs_through_the_cli(tmp_path):
-    [example] = re.findall(r"```json\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    # The first JSON block of the README's "Policy config" section.
+    section = (ROOT / "README.md").read_text().split("### Policy config", 1)[1]
+    example = re.search(r"```json\n(.*?)```", section, flags=re.S).group(1)
     config = tmp_path / "policy-config.json"
     config.write_text(example)
     run = subprocess.run(
