@@ -20,7 +20,7 @@ a `oneOf` of at least two type specs; a property may also carry `description` an
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from typing import Any, Mapping, get_args
 
 from typing_extensions import NotRequired, TypedDict  # pydantic reads TypedDicts from typing_extensions on 3.11
 
@@ -167,10 +167,12 @@ def _rename_args_types(schema: dict[str, Any]) -> None:
 
 def _kubernetes_object_schema(converter: _Converter) -> dict[str, Any]:
     """KubernetesObject's JSON schema, with `spec` one of the Kueue kinds' spec types."""
-    specs = sorted({model.model_fields["spec"].annotation for model in OBJECT_MODELS.values()
-                    if "spec" in model.model_fields} - {None}, key=repr)
-    spec_models = sorted({arg for union in specs for arg in getattr(union, "__args__", (union,)) if arg is not type(None)},
-                         key=lambda m: m.__name__)
+    # Each kind's `spec` is `<Spec model> | None`.
+    spec_models = sorted(
+        {arg for model in OBJECT_MODELS.values() if "spec" in model.model_fields
+         for arg in get_args(model.model_fields["spec"].annotation) if arg is not type(None)},
+        key=lambda m: m.__name__,
+    )
     _, definitions = models_json_schema([(m, "validation") for m in spec_models], by_alias=True)
     converter.add_definitions(definitions.get("$defs", {}))
     schema = TypeAdapter(KubernetesObject).json_schema(mode="serialization")
