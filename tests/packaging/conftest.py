@@ -8,9 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gkecap.policy_pack.process import pack_runtime_options
-from testkit.distribution import ROOT, build_wheel, fresh_venv, install_requirements
+from testkit.distribution import ROOT, build_wheel, fresh_clone, fresh_venv, install_requirements
 
 
 @pytest.fixture(scope="session")
@@ -20,13 +21,16 @@ def wheel(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def plugin_python(tmp_path_factory) -> Path:
-    """Python of a fresh venv holding what `components/requirements.txt` declares, installed as the CLI
-    installs a plugin folder's dependencies (`pip install -r requirements.txt` in the folder)."""
+def plugin_clone(tmp_path_factory) -> tuple[Path, Path]:
+    """(components folder of a fresh clone, its python): the venv where PulumiPlugin.yaml says, holding what
+    `components/requirements.txt` declares, installed as the CLI installs a plugin folder's dependencies
+    (`pip install -r requirements.txt` in the folder)."""
     work = tmp_path_factory.mktemp("plugin")
-    python = fresh_venv(work / "venv")
-    install_requirements(python, ROOT / "components", build_dir=work / "build")
-    return python
+    folder = fresh_clone(work / "gke-capacity") / "components"
+    options = yaml.safe_load((folder / "PulumiPlugin.yaml").read_text())["runtime"]["options"]
+    python = fresh_venv((folder / options["virtualenv"]).resolve())
+    install_requirements(python, folder, build_dir=work / "build")
+    return folder, python
 
 
 @pytest.fixture(scope="session")

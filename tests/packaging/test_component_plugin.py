@@ -1,5 +1,5 @@
 """`pulumi package add <repo>/components` from another language, crossed as the Pulumi CLI crosses it: a fresh
-venv holding what the folder's requirements declare, the plugin started as the Python language host starts
+clone, the venv PulumiPlugin.yaml names holding what the folder's requirements declare, the plugin started as the Python language host starts
 it (`python <folder> <engine address>`), GetSchema and Construct over gRPC, and the children it registers
 through a ResourceMonitor (testkit.grpc_engine). Every number crosses the wire as a double, as TypeScript, Go,
 C#, Java and YAML send them."""
@@ -47,10 +47,12 @@ def engine():
 
 
 @pytest.fixture(scope="module")
-def plugin(plugin_python, engine):
-    """The plugin process and a client of its ResourceProvider service."""
-    process = subprocess.Popen([str(plugin_python), str(ROOT / "components"), engine.engine_address],
-                               cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def plugin(plugin_clone, engine):
+    """The plugin process, started from the clone as the language host starts it, and a client of its
+    ResourceProvider service."""
+    folder, python = plugin_clone
+    process = subprocess.Popen([str(python), str(folder), engine.engine_address], cwd=folder.parent,
+                               env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = process.stdout.readline().strip()
         assert port.isdigit(), process.stderr.read()
@@ -110,3 +112,10 @@ def test_a_fraction_is_an_error_at_its_path(plugin, engine):
         _construct(plugin, engine, environment)
     assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "environment.nodePools[0].maxNodes" in raised.value.details() + str(raised.value.trailing_metadata())
+
+
+def test_the_plugin_runs_the_clones_code(plugin_clone):
+    folder, python = plugin_clone
+    where = subprocess.run([str(python), "-c", "import gkecap.components as c; print(c.__file__)"], cwd=folder.parent,
+                           env=child_env(), capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where) == folder / "__init__.py"

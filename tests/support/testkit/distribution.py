@@ -19,6 +19,7 @@ venv's pip, setuptools and wheel.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -124,6 +125,19 @@ def fresh_venv(where: Path) -> Path:
     # After the venv's own site-packages on sys.path: what pip installs there comes first.
     (Path(purelib) / "zz-gkecap-test-dev-dependencies.pth").write_text(f"{links}\n")
     return python
+
+
+def fresh_clone(where: Path) -> Path:
+    """The checkout's files as a clone has them (tracked and new, not ignored: no .venv, build output or
+    egg-info), copied to `where`."""
+    listed = run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT).stdout
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            target = where / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return where
 
 
 def install_requirements(python: Path, folder: Path, *, find_links: Path | None = None, build_dir: Path) -> None:
