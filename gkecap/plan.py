@@ -203,7 +203,7 @@ def plan(
             run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None, stack_outputs=stack_outputs)
         except ProgramFailed as exc:
             if isinstance(exc.cause, DeadlineExceeded):
-                raise exc.cause.at(exc.location) from None
+                raise exc.cause.at(ci_diagnostics.program_location(exc)) from None
             raise PlanError(program_problems(exc), ci_diagnostics.program_diagnostics(exc)) from None
         timings["program"] = time.perf_counter() - t0
         policies = None
@@ -319,7 +319,8 @@ def program_problems(failure: ProgramFailed) -> list[str]:
         subject = _subject(failure.cause)
         return [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
     problems = error_problems(failure.cause)
-    return [f"{failure.location}: {p}" for p in problems] if failure.location else problems
+    location = ci_diagnostics.program_location(failure)  # the program's own file, as the user finds it from here
+    return [f"{location}: {p}" for p in problems] if location else problems
 
 
 def input_issues(exc: BaseException) -> list[Issue] | None:

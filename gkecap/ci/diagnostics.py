@@ -123,3 +123,8 @@ def _from_project_dir(location: str, program: Any) -> str:
     if file is None or program is None:
         return location
     return f"{shown_path(Path(program.project_dir) / file)}:{line}" if line is not None else location
+
+
+def program_location(failure: Any) -> str | None:
+    """The program line of a failure (`file:line`), relative to the working directory."""
+    return _from_project_dir(failure.location, failure.program) if failure.location else None

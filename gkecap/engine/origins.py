@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pulumi
 
@@ -27,13 +28,17 @@ class RegistrationOrigins:
         return self.by_resource.get((type_, name))
 
     @contextlib.contextmanager
-    def capture(self) -> Iterator["RegistrationOrigins"]:
+    def capture(self, on_create: Callable[[str, str, Any], None] | None = None) -> Iterator["RegistrationOrigins"]:
+        """Note origins while the block runs. `on_create(type, name, props)` is called first, in the program's
+        own call: what it raises, the program raises, at the program's line."""
         original = pulumi.Resource.__init__
         origins = self
 
-        def __init__(resource: pulumi.Resource, t: str, name: str, *args: object, **kwargs: object) -> None:
+        def __init__(resource: pulumi.Resource, t: str, name: str, custom: bool = False, props: Any = None, *args: object, **kwargs: object) -> None:
             origins._note(t, name)
-            original(resource, t, name, *args, **kwargs)  # type: ignore[arg-type]
+            if on_create is not None:
+                on_create(t, name, props)
+            original(resource, t, name, custom, props, *args, **kwargs)  # type: ignore[arg-type]
 
         pulumi.Resource.__init__ = __init__  # type: ignore[method-assign]
         try:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import inspect
 import logging
 import os
@@ -44,6 +45,7 @@ from pulumi.runtime.proto import engine_pb2
 
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.origins import RegistrationOrigins
+from gkecap.engine.stack_references import check_reference
 from gkecap.engine.program import Program
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
@@ -134,7 +136,8 @@ def run_program(
     modules_before = set(sys.modules)
     try:
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
-        with origins.capture():
+        check = functools.partial(check_reference, stack_outputs=monitor.stack_outputs)
+        with origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
             run_callable(
                 lambda: _run_entry(program.entry),
                 monitor,

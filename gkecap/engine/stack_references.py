@@ -70,6 +70,15 @@ def load_stack_outputs(arguments: Iterable[str], cwd: Path | None = None) -> dic
     return outputs
 
 
+def check_reference(type_: str, _name: str, props: Any, stack_outputs: Mapping[str, Any]) -> None:
+    """Raise MissingStackOutputs when a StackReference is created for a stack without outputs (called in the
+    program's own `pulumi.StackReference(...)`, so the error points at that line)."""
+    if type_ == STACK_REFERENCE_TYPE and isinstance(props, Mapping):
+        stack = props.get("name")
+        if isinstance(stack, str) and stack not in stack_outputs:
+            raise MissingStackOutputs(stack, stack_outputs)
+
+
 def reference_state(stack: str, stack_outputs: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The state the engine returns for a read of `pulumi:pulumi:StackReference` with id `stack`."""
     if stack not in stack_outputs:

@@ -27,7 +27,7 @@ def test_writes_one_file_per_kind_for_the_stack(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == [
         "00-namespaces.yaml", "02-resourceflavors.yaml", "03-provisioningrequestconfigs.yaml",
         "04-admissionchecks.yaml", "05-workloadpriorityclasses.yaml", "06-cohorts.yaml", "07-clusterqueues.yaml",
-        "08-localqueues.yaml"]
+        "08-localqueues.yaml", "kueue-values.yaml", "kustomization.yaml"]
     queues = [d for d in yaml.safe_load_all((out / "07-clusterqueues.yaml").read_text()) if d]
     assert [q["metadata"]["name"] for q in queues] == ["team-a", "team-b", "team-c", "team-d"]
 
