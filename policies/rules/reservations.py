@@ -117,7 +117,7 @@ def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]
     if projects is not None:
         for problem in calendar_window.check_share_with(projects):
             problems.append(("shareSettings", problem.message))
-    return [f"{label}: {field}: {message}. Calendar-mode rules: FACTS C (a submitted request cannot be changed)."
+    return [f"{label}: {field}: {message}. Calendar-mode rule: a submitted request cannot be changed."
             for field, message in problems]
 
 
@@ -245,10 +245,15 @@ def check_submitted_reservation_protected(resource: ResourceView, config: dict) 
     mode = "calendar-mode " if resource.props.get("reservationMode") == CALENDAR else ""
     return [
         f"future reservation {resource.name!r} is SUBMITTED: the {mode}request is binding and cannot be cancelled "
-        f"(FACTS C), yet nothing stops `pulumi destroy` or a replacement from deleting it "
-        f"(protect is off, deletionPolicy is {policy!r}). Set the resource option protect=True "
+        f"(Compute Engine's calendar mode), yet nothing stops `pulumi destroy` or a replacement from deleting it "
+        f"(protect is off, {_deletion_policy_shown(policy)}). Set the resource option protect=True "
         f"(or retain_on_delete=True, or deletionPolicy: PREVENT)."
     ]
+
+
+def _deletion_policy_shown(policy: object) -> str:
+    # What the user wrote, never Python's `None`.
+    return "deletionPolicy is not set" if policy is None else f"deletionPolicy is {policy!r}"
 
 
 # --- reservation-affinity-match / reservation-affinity-reference ---------------------------------------
