@@ -297,8 +297,11 @@ def validate_environment(config: StackConfig) -> Any:
     try:
         return load_environment(data, project=config.get("gcp:project"))
     except ValueError as exc:
-        problems = error_problems(exc, prefix=f"{_shown(config.path) if config.path else 'config'}: {ENVIRONMENT_KEY}")
         issues = input_issues(exc)
+        if issues is not None:  # a value YAML converted (`0.10` -> 0.1) is quoted as the user wrote it
+            exc = InvalidInput(ci_diagnostics.as_written(issues, config.path, ENVIRONMENT_KEY, data))
+            issues = exc.issues
+        problems = error_problems(exc, prefix=f"{_shown(config.path) if config.path else 'config'}: {ENVIRONMENT_KEY}")
         located = ci_diagnostics.config_diagnostics(issues, "error", config.path, ENVIRONMENT_KEY, "gkecap") if issues else None
         raise PlanError(problems, located) from None
 

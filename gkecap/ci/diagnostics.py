@@ -128,3 +128,34 @@ def _from_project_dir(location: str, program: Any) -> str:
 def program_location(failure: Any) -> str | None:
     """The program line of a failure (`file:line`), relative to the working directory."""
     return _from_project_dir(failure.location, failure.program) if failure.location else None
+
+
+def as_written(issues: Iterable[Issue], config_file: Path | None, config_key: str, data: Any) -> list[Issue]:
+    """Issues whose message starts with the value as YAML read it (`0.1 is not a string`) start with the value
+    as the user wrote it instead (`0.10 (read as 0.1) is not a string`): a number or a boolean YAML converted."""
+    from gkecap.components.spec.errors import show
+
+    issues = list(issues)
+    if config_file is None:
+        return issues
+    lines = YamlLines.of_file(config_file)
+    base = config_key_path(lines, config_key, "gkecap")
+    rewritten = []
+    for issue in issues:
+        path = parse_path(issue.path)
+        raw = lines.plain_scalars.get((*base, *path))
+        value = _value_at(data, path)
+        shown = show(value)
+        if raw is not None and not isinstance(value, str) and raw != shown and issue.message.startswith(shown):
+            issue = Issue(issue.path, f"{raw} (read as {shown}){issue.message[len(shown):]}", issue.rule)
+        rewritten.append(issue)
+    return rewritten
+
+
+def _value_at(data: Any, path: tuple) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data

@@ -40,6 +40,7 @@ class YamlLines:
 
     def __init__(self, text: str) -> None:
         self.lines: dict[tuple[Key, ...], int] = {}
+        self.plain_scalars: dict[tuple[Key, ...], str] = {}  # unquoted values, as written (`0.10`, not 0.1)
         try:
             root = yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.YAMLError:
@@ -66,6 +67,8 @@ class YamlLines:
                     path = (*prefix, key_node.value)
                     self.lines.setdefault(path, key_node.start_mark.line + 1)
                     self._walk(value_node, path)
+        elif isinstance(node, yaml.ScalarNode) and node.style is None:
+            self.plain_scalars[prefix] = node.value
         elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
                 path = (*prefix, index)
