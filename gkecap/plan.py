@@ -204,7 +204,8 @@ def plan(
         except ProgramFailed as exc:
             if isinstance(exc.cause, DeadlineExceeded):
                 raise exc.cause.at(ci_diagnostics.program_location(exc)) from None
-            raise PlanError(program_problems(exc), ci_diagnostics.program_diagnostics(exc)) from None
+            located = ci_diagnostics.program_diagnostics(exc, input_issues(exc.cause), error_problems(exc.cause))
+            raise PlanError(program_problems(exc), located) from None
         timings["program"] = time.perf_counter() - t0
         policies = None
         if analysis is not None:
@@ -222,7 +223,7 @@ def plan(
         if pack is not None:
             pack.close()
     timings["total"] = time.perf_counter() - started
-    spec_warnings = ci_diagnostics.spec_warning_diagnostics(spec, config, program.project)
+    spec_warnings = ci_diagnostics.spec_warning_diagnostics(spec, config, ENVIRONMENT_KEY)
     shown = {w.message for w in config_warnings} | set(getattr(spec, "warnings", None) or ())  # printed once, as diagnostics
     return PlanResult(
         stack=stack_name,

@@ -79,22 +79,19 @@ def split_location(location: str | None) -> tuple[str | None, int | None]:
     return file.replace(os.sep, "/"), int(line)
 
 
-def spec_warning_diagnostics(spec: Any, config: Any, project: str) -> list[ConfigDiagnostic]:
+def spec_warning_diagnostics(spec: Any, config: Any, environment_key: str) -> list[ConfigDiagnostic]:
     """The environment's warnings (`EnvironmentSpec.warning_issues`), each at its line of the stack file."""
     issues = list(getattr(spec, "warning_issues", None) or ())
     if not issues:
         return []
-    from gkecap.plan import ENVIRONMENT_KEY
-
-    return config_diagnostics(issues, WARNING, getattr(config, "path", None), ENVIRONMENT_KEY, "gkecap")
+    return config_diagnostics(issues, WARNING, getattr(config, "path", None), environment_key, "gkecap")
 
 
-def program_diagnostics(failure: Any) -> list[ConfigDiagnostic]:
-    """A failed program (`gkecap.engine.run.ProgramFailed`) as diagnostics: bad input one per issue, any other
-    error as its message, at the program line that raised it (or, for a resource the engine rejected, the line
-    that created the resource)."""
+def program_diagnostics(failure: Any, issues: list[Issue] | None, messages: list[str]) -> list[ConfigDiagnostic]:
+    """A failed program (`gkecap.engine.run.ProgramFailed`) as diagnostics: bad input one per issue (`issues`), any
+    other error as its `messages`, at the program line that raised it (or, for a StackReference without outputs,
+    the line that created it)."""
     from gkecap.engine.stack_references import STACK_REFERENCE_TYPE, MissingStackOutputs
-    from gkecap.plan import error_problems, input_issues
 
     location = failure.location
     cause = failure.cause
@@ -104,11 +101,10 @@ def program_diagnostics(failure: Any) -> list[ConfigDiagnostic]:
             location = f"{shown_path(origin[0])}:{origin[1]}"
     elif location:
         location = _from_project_dir(location, failure.program)
-    issues = input_issues(cause)
     if issues is not None:
         return at_location(issues, location)
     file, line = split_location(location)
-    return [ConfigDiagnostic(ERROR, message, "", file, line) for message in error_problems(cause)]
+    return [ConfigDiagnostic(ERROR, message, "", file, line) for message in messages]
 
 
 def _origin_by_id(origins: Any, stack: str) -> tuple[str, int] | None:
