@@ -142,8 +142,11 @@ class ViolationLocator:
             self.entries.sort(key=lambda entry: -len(entry[0]))
         self.fallback: tuple[str | None, int | None] = (self.stack_file, self.environment_line)
         program = getattr(result, "program", None)
+        source = Path(getattr(result, "source", "") or "")
         if self.stack_file is None and program is not None:
             self.fallback = (shown_path(program.entry), None)
+        elif self.stack_file is None and str(source) not in ("", ".") and source.is_file():
+            self.fallback = (shown_path(source), None)  # `gkecap check --state FILE`: the export itself
 
     def locate(self, urn: str | None) -> tuple[str | None, int | None]:
         record = self.by_urn.get(urn) if urn else None

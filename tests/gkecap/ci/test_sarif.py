@@ -63,3 +63,12 @@ def test_invalid_input_is_valid_sarif_at_the_lines_of_the_fields(tmp_path):
     stack = PROGRAMS / "spec_error" / "Pulumi.bad.yaml"
     lines = sorted(r["Line"] for r in _records(log, tmp_path))
     assert lines == [_line(stack, "tpuTopology: 4x3"), _line(stack, "qouta")]
+
+
+def test_a_violation_in_a_stack_export_is_at_the_export_file(tmp_path):
+    from gkecap.plan import check_state
+    from testkit.engine_fixtures import MINI_PACK, STATES
+
+    log = sarif_log(check_state(STATES / "stack_export.json", policy_pack=MINI_PACK), [])
+    assert validation_errors(log) == []
+    assert {Path(r["Location"]).name for r in _records(log, tmp_path)} == {"stack_export.json"}
