@@ -62,13 +62,16 @@ def test_a_progress_indicator_when_stderr_is_a_terminal(tmp_path):
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    process = subprocess.run([GKECAP, "plan", "--program", TINY, "--no-policies", "--out", str(tmp_path)],
+    # a plan that takes more than a moment: a program that runs until --timeout stops it
+    process = subprocess.run([GKECAP, "plan", "--program", str(PROGRAMS / "never_ends"), "--no-policies", "--timeout", "3",
+                              "--out", str(tmp_path)],
                              stdout=subprocess.PIPE, stderr=secondary, timeout=300, env={**os.environ, "TERM": "xterm"})
     os.close(secondary)
     reader.join(timeout=10)
     os.close(primary)
-    assert process.returncode == 0
-    assert b"Planning" in b"".join(chunks)
+    assert process.returncode == 2
+    output = b"".join(chunks)
+    assert b"Planning" in output and b"--timeout" in output  # the spinner, then the message
 
 
 def test_check_reads_the_state_from_stdin():
@@ -115,3 +118,19 @@ def test_timeout_exits_2_naming_it():
     assert result.exit_code == 2
     [diagnostic] = json.loads(result.stdout)["diagnostics"]
     assert diagnostic["message"].startswith("--timeout: the plan did not finish within 1 s")
+
+
+def test_a_quick_plan_shows_no_progress_indicator(tmp_path):
+    from gkecap.commands.terminal_io import progress
+
+    primary, secondary = pty.openpty()
+    with os.fdopen(secondary, "w") as terminal:
+        with progress("Planning", stream=terminal, delay=60):
+            pass
+    os.set_blocking(primary, False)
+    try:
+        written = os.read(primary, 4096)
+    except OSError:  # nothing was written (EAGAIN), or the terminal is closed and empty (EIO)
+        written = b""
+    os.close(primary)
+    assert b"Planning" not in written
