@@ -318,12 +318,13 @@ def _shown(path: Path) -> str:
 def program_problems(failure: ProgramFailed) -> list[str]:
     """The program's exception as messages: bad input as one line per issue under what rejected it, any other
     error with the program line that raised it."""
+    location = ci_diagnostics.program_location(failure)  # the program's own file, as the user finds it from here
     issues = input_issues(failure.cause)
     if issues is not None:
         subject = _subject(failure.cause)
-        return [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
-    problems = error_problems(failure.cause)
-    location = ci_diagnostics.program_location(failure)  # the program's own file, as the user finds it from here
+        problems = [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
+    else:
+        problems = error_problems(failure.cause)
     return [f"{location}: {p}" for p in problems] if location else problems
 
 
