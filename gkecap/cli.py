@@ -10,7 +10,7 @@ from importlib import metadata
 
 import typer
 
-from gkecap.commands import catalog, manifests, plan
+from gkecap.commands import catalog, manifests, plan, policies
 from gkecap.commands.help_texts import COMMANDS, MAIN
 
 
@@ -41,6 +41,7 @@ def build_app() -> typer.Typer:
     app.command("plan", epilog=COMMANDS["plan"])(plan.plan_command)
     app.command("check", epilog=COMMANDS["check"])(plan.check_command)
     app.command("manifests", epilog=COMMANDS["manifests"])(manifests.manifests_command)
+    app.command("policies", epilog=COMMANDS["policies"])(policies.policies_command)
     return app
 
 

@@ -19,6 +19,7 @@ MAIN = _epilog(
     "gkecap catalog --family v6e",
     "gkecap slice ct6e-standard-4t 4x4",
     "gkecap manifests --stack prod",
+    "gkecap policies",
 )
 COMMANDS = {
     "plan": _epilog(
@@ -35,6 +36,8 @@ COMMANDS = {
                        exit_codes="Exit codes: 0 shown; 2 unknown family."),
     "slice": _epilog("gkecap slice ct6e-standard-4t 4x4", "gkecap slice a3-highgpu-8g --format json",
                      exit_codes="Exit codes: 0 shown; 2 unknown machine type or invalid topology."),
+    "policies": _epilog("gkecap policies", "gkecap policies --format json",
+                        exit_codes="Exit codes: 0 listed; 2 the pack could not be started."),
     "manifests": _epilog("gkecap manifests --stack prod", "gkecap manifests --config Pulumi.prod.yaml --stdout | kubectl diff -f -",
                          exit_codes="Exit codes: 0 written; 2 invalid config (a message per problem on stderr)."),
 }
