@@ -245,3 +245,8 @@ def test_pool_consuming_a_draft_reservation_is_reported():
 def test_pool_consuming_a_submitted_reservation_is_not_reported():
     stack = [gpu_calendar(), reserved_pool(["dec-run"], max_nodes=8)]
     assert check_draft_reservation_consumed(stack, {}) == []
+
+
+def test_an_unset_deletion_policy_is_named_as_such():
+    [message] = check_submitted_reservation_protected(gpu_calendar(protect=False), {})
+    assert "deletionPolicy is not set" in message and "None" not in message and "FACTS" not in message
