@@ -31,7 +31,8 @@ def whole_vm_findings(
     """Findings for quotas `[(holder, units)]` on a whole-VM pool of at most `vms` VMs of `units_per_vm` each.
 
     One finding per holder whose quota is not a multiple of `units_per_vm`, and one when the quotas rounded up to
-    whole VMs need more VMs than the pool can build. Quotas of 0 need no VM.
+    whole VMs need more VMs than the pool can build although they fit it as written (quotas above the pool as
+    written are the over-commit check's finding, not repeated here). Quotas of 0 need no VM.
     """
     if units_per_vm <= 0:
         return []
@@ -46,7 +47,7 @@ def whole_vm_findings(
                 f"each): capacity there is provisioned as whole VMs per workload, so each admitted workload may hold "
                 f"a whole VM; use a multiple of {units_per_vm}")))
     total = sum(n for _, n in needed)
-    if total > vms:
+    if total > vms and sum(q for _, q in quotas) <= vms * units_per_vm:
         parts = ", ".join(f"{holder} {n}" for holder, n in needed if n)
         findings.append(WholeVmFinding(None, (
             f"quotas on pool {pool!r} rounded up to whole VMs need {total} VMs ({parts}) but the pool builds at most "

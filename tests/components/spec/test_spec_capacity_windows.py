@@ -56,3 +56,11 @@ def test_a_pool_consuming_a_draft_reservation_warns_at_its_reservation():
     env = prod()
     env["reservations"][0]["submit"] = True
     assert not [w for w in load_environment(env, now=NOW).warnings if "draft" in str(w)]
+
+
+def test_quotas_above_the_pool_as_written_are_left_to_the_overcommit_warning():
+    env = prod()
+    for team, quota in zip(env["teams"], (16, 8, 8, 8)):  # whole VMs, 40 GPUs on a 16-GPU pool
+        team["quota"]["h100-dws"] = quota
+    warnings = [str(w) for w in load_environment(env, now=NOW).warnings if "h100-dws" in str(w)]
+    assert len(warnings) == 1 and "total 40 nvidia.com/gpu" in warnings[0]
