@@ -183,7 +183,7 @@ def shape_issues(pool: PoolPlan, pods: int, accelerators: int, kind: str) -> lis
                                             f"container may request at most {SHARED_GPU_MAX_REQUEST} {unit}"))
     elif accelerators > per_node:
         issues.append(Issue("accelerators", f"{accelerators} {unit} per pod is more than one node of pool "
-                                            f"{pool.name!r} has ({per_node} on a {pool.machine_type})"))
+                                            f"{pool.name!r} has ({per_node} per {pool.machine_type} node)"))
     else:
         nodes = math.ceil(pods / (per_node // accelerators))
         if nodes > pool.max_nodes:
