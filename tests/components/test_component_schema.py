@@ -31,7 +31,8 @@ def analysis():
 
 def test_every_component_is_analyzed(analysis):
     assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "Environment",
-                                                         "GkeCluster", "KueueInstall", "KueueObjects"]
+                                                         "GkeCluster", "KueueInstall", "KueueObjects",
+                                                         "VertexTrainingQuota"]
     assert sorted(analysis["type_definitions"]) == ["GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
                                                     "SystemPoolArgs"]
 
