@@ -11,6 +11,7 @@ from gkecap.components.model import derive
 from gkecap.report import write_outputs
 from gkecap.starters import write_starters
 from testkit.report_fixtures import NOW, plan_result, small_spec
+from testkit.vertex_types import vertex_types  # noqa: F401  (the session's aiplatform_v1 parser)
 
 VERTEX = {"region": "us-central1", "profiles": [
     {"name": "vision-l4", "team": "vision", "machineType": "g2-standard-24", "acceleratorType": "NVIDIA_L4",
@@ -22,7 +23,7 @@ def _write(path, text):
     return path
 
 
-def test_the_plan_writes_a_starter_per_team_and_pool_and_each_vertex_profile(tmp_path):
+def test_the_plan_writes_a_starter_per_team_and_pool_and_each_vertex_profile(tmp_path, vertex_types):
     written = write_outputs(plan_result(small_spec(vertex=VERTEX), []), tmp_path, now=NOW)
     assert {"workloads", "vertex"} <= set(written)
     starters = sorted(str(p.relative_to(tmp_path / "workloads")) for p in (tmp_path / "workloads").rglob("*.yaml"))
@@ -30,7 +31,7 @@ def test_the_plan_writes_a_starter_per_team_and_pool_and_each_vertex_profile(tmp
     [job] = [d for d in yaml.safe_load_all((tmp_path / "workloads/vision/v6e-16.yaml").read_text()) if d]
     assert job["kind"] == "JobSet"
     body = json.loads((tmp_path / "vertex/vision-l4.json").read_text())
-    assert body["jobSpec"]["scheduling"]["strategy"] == "FLEX_START"
+    assert vertex_types.parse("CustomJob", body)["job_spec"]["scheduling"]["strategy"] == "FLEX_START"
     assert yaml.safe_load((tmp_path / "vertex/vision-l4.yaml").read_text()) == body["jobSpec"]
 
 

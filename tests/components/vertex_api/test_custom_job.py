@@ -1,18 +1,17 @@
-"""Vertex AI CustomJob bodies: every body parses into Google's own API type (google.cloud.aiplatform_v1.CustomJob),
-so a misspelled field or a wrong enum fails; the FLEX_START rules hold for any body."""
+"""Vertex AI CustomJob bodies: every body parses into Google's own API type (google.cloud.aiplatform_v1.CustomJob,
+in a child process: testkit.vertex_types), so a misspelled field or a wrong enum fails; the FLEX_START rules hold
+for any body."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
-from google.cloud.aiplatform_v1.types import CustomJob, CustomJobSpec, Scheduling
-from google.protobuf import json_format
-
 from gkecap.components.vertex_api import custom_job, flex_start_job_issues, format_duration, parse_duration
 from gkecap.starters import gcloud_config
 from gkecap.components.model import derive
 from gkecap.components.spec import load_environment
 from testkit.spec_data import NOW
+from testkit.vertex_types import VertexParseError, vertex_types  # noqa: F401  (the session's parser)
 
 
 def _body(**overrides) -> dict:
@@ -21,43 +20,42 @@ def _body(**overrides) -> dict:
     return custom_job("llm-h100", **{**args, **overrides})
 
 
-def _parse(body: dict) -> CustomJob:
-    # ParseDict is strict: an unknown field name or enum value raises json_format.ParseError.
-    return CustomJob(json_format.ParseDict(body, CustomJob.pb(CustomJob())))
+def test_a_body_is_a_custom_job_with_flex_start_scheduling(vertex_types):
+    scheduling = vertex_types.parse("CustomJob", _body())["job_spec"]["scheduling"]
+    assert scheduling == {"strategy": "FLEX_START", "max_wait_duration": "1800s", "timeout": "172800s"}
 
 
-def test_a_body_is_a_custom_job_with_flex_start_scheduling():
-    job = _parse(_body())
-    assert job.job_spec.scheduling.strategy == Scheduling.Strategy.FLEX_START
-    assert job.job_spec.scheduling.max_wait_duration.total_seconds() == 1800
-    assert job.job_spec.scheduling.timeout.total_seconds() == 2 * 86400
+def test_replicas_are_a_primary_pool_and_a_worker_pool_on_the_same_machines(vertex_types):
+    pools = vertex_types.parse("CustomJob", _body(replica_count=3))["job_spec"]["worker_pool_specs"]
+    assert [p["replica_count"] for p in pools] == ["1", "2"]  # int64, as proto JSON writes it
+    assert pools[0]["machine_spec"] == pools[1]["machine_spec"] == {
+        "machine_type": "a3-highgpu-8g", "accelerator_type": "NVIDIA_H100_80GB", "accelerator_count": 8}
 
 
-def test_replicas_are_a_primary_pool_and_a_worker_pool_on_the_same_machines():
-    job = _parse(_body(replica_count=3))
-    pools = job.job_spec.worker_pool_specs
-    assert [p.replica_count for p in pools] == [1, 2]
-    assert pools[0].machine_spec == pools[1].machine_spec
-
-
-def test_the_google_type_rejects_a_misspelled_field():
+def test_the_google_type_rejects_a_misspelled_field(vertex_types):
     body = _body()
     body["jobSpec"]["scheduling"]["maxWait"] = body["jobSpec"]["scheduling"].pop("maxWaitDuration")
-    with pytest.raises(json_format.ParseError):
-        _parse(body)
+    with pytest.raises(VertexParseError, match="maxWait"):
+        vertex_types.parse("CustomJob", body)
 
 
-def test_the_gcloud_config_is_the_job_spec():
+def test_the_google_type_rejects_an_unknown_strategy(vertex_types):
+    body = _body()
+    body["jobSpec"]["scheduling"]["strategy"] = "DWS_FLEX_START"  # the proto comment's name, not the enum value
+    with pytest.raises(VertexParseError):
+        vertex_types.parse("CustomJob", body)
+
+
+def test_the_gcloud_config_is_the_job_spec(vertex_types):
     spec = load_environment({
         "region": "us-east5", "cluster": {"name": "c"},
         "vertex": {"region": "us-central1", "profiles": [{"name": "l4", "machineType": "g2-standard-12",
                    "acceleratorType": "NVIDIA_L4", "acceleratorCount": 1, "maxWaitDuration": "0"}]},
     }, project="acme-ml", now=NOW)
     profile = derive(spec).vertex_profiles[0]
-    document = yaml.safe_load(gcloud_config(profile, "acme-ml"))
-    parsed = CustomJobSpec(json_format.ParseDict(document, CustomJobSpec.pb(CustomJobSpec())))
-    assert parsed.scheduling.strategy == Scheduling.Strategy.FLEX_START
-    assert parsed.scheduling.max_wait_duration.total_seconds() == 0  # 0: wait indefinitely
+    parsed = vertex_types.parse("CustomJobSpec", yaml.safe_load(gcloud_config(profile, "acme-ml")))
+    assert parsed["scheduling"] == {"strategy": "FLEX_START", "max_wait_duration": "0s",  # 0: wait indefinitely
+                                    "timeout": "604800s"}
 
 
 def test_a_body_that_follows_the_rules_has_no_issue():

@@ -7,13 +7,12 @@ import json
 from pathlib import Path
 
 import yaml
-from google.cloud.aiplatform_v1.types import CustomJob, CustomJobSpec
-from google.protobuf import json_format
 from typer.testing import CliRunner
 
 from gkecap.cli import app
 from testkit.k8s_core import validate_core
 from testkit.spec_data import prod, stack_file
+from testkit.vertex_types import vertex_types  # noqa: F401  (the session's aiplatform_v1 parser)
 
 runner = CliRunner()
 VERTEX = {"region": "us-central1", "profiles": [
@@ -52,19 +51,19 @@ def test_an_unknown_team_exits_2_listing_the_teams(tmp_path):
     assert result.exit_code == 2 and "--team: 'nobody'" in result.stderr and "team-a" in result.stderr
 
 
-def test_vertex_job_prints_the_custom_job_request(tmp_path):
+def test_vertex_job_prints_the_custom_job_request(tmp_path, vertex_types):
     result = runner.invoke(app, ["vertex-job", "--config", _config(tmp_path), "--profile", "llm-h100",
                                  "--image", "us-docker.pkg.dev/acme/train:1"])
     assert result.exit_code == 0, result.stderr
-    job = CustomJob(json_format.ParseDict(json.loads(result.stdout), CustomJob.pb(CustomJob())))
-    assert job.job_spec.worker_pool_specs[0].container_spec.image_uri == "us-docker.pkg.dev/acme/train:1"
+    job = vertex_types.parse("CustomJob", json.loads(result.stdout))
+    assert job["job_spec"]["worker_pool_specs"][0]["container_spec"]["image_uri"] == "us-docker.pkg.dev/acme/train:1"
 
 
-def test_vertex_job_prints_the_gcloud_config(tmp_path):
+def test_vertex_job_prints_the_gcloud_config(tmp_path, vertex_types):
     result = runner.invoke(app, ["vertex-job", "--config", _config(tmp_path), "--profile", "llm-h100", "--format", "gcloud"])
     assert result.exit_code == 0, result.stderr
-    spec = CustomJobSpec(json_format.ParseDict(yaml.safe_load(result.stdout), CustomJobSpec.pb(CustomJobSpec())))
-    assert sum(p.replica_count for p in spec.worker_pool_specs) == 2
+    spec = vertex_types.parse("CustomJobSpec", yaml.safe_load(result.stdout))
+    assert sum(int(p["replica_count"]) for p in spec["worker_pool_specs"]) == 2
 
 
 def test_an_unknown_profile_exits_2_listing_the_profiles(tmp_path):
