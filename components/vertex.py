@@ -4,8 +4,8 @@ A Vertex AI training job with `scheduling.strategy: FLEX_START` consumes the *pr
 GPU, which must be raised before the first job (FACTS F [S26]; quota ids [S35]). This component asks for it with
 one Cloud Quotas `QuotaPreference` per region and GPU (pulumi-gcp `cloudquota.SQuotaPreference`), sized
 replicas x GPUs x concurrent jobs over the profiles that use it. Its inputs, as the engine and the policy pack
-see them, carry each profile's CustomJob request body, so the pack checks the profiles as well as the
-preferences.
+see them, and its outputs carry each profile's CustomJob request body, so the pack checks the profiles as well
+as the preferences.
 
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
@@ -44,6 +44,10 @@ class VertexTrainingQuota(pulumi.ComponentResource):
 
     quotas: pulumi.Output[list[dict[str, Any]]]
     """Per region and GPU: quota id, metric, GPUs asked for, the profiles that need them."""
+    region: pulumi.Output[str]
+    """Region of the profiles' training jobs."""
+    profiles: pulumi.Output[list[dict[str, Any]]]
+    """Per profile: name, team, GPUs of quota it needs, and its CustomJob request body (REST JSON)."""
 
     def __init__(self, name: str, args: VertexTrainingQuotaArgs, opts: Optional[pulumi.ResourceOptions] = None):
         spec = _vertex_spec(args.get("vertex"))
@@ -55,7 +59,8 @@ class VertexTrainingQuota(pulumi.ComponentResource):
             raise_invalid(f"VertexTrainingQuota {name!r}", issues)
         profiles = vertex_profiles(EnvironmentSpec.model_construct(region=region, vertex=spec))
         quotas = vertex_quotas(profiles)
-        super().__init__(TYPE_TOKEN, name, {"region": region, "profiles": [profile_props(p) for p in profiles]}, opts)
+        props = {"region": region, "profiles": [profile_props(p) for p in profiles]}
+        super().__init__(TYPE_TOKEN, name, props, opts)
         project = args.get("project") or gcp.config.project
         contact = spec.contact_email if spec is not None else None
         self.preferences = [
@@ -74,7 +79,11 @@ class VertexTrainingQuota(pulumi.ComponentResource):
             for quota in quotas
         ]
         self.quotas = known([quota_props(q) for q in quotas])
-        self.register_outputs({"quotas": self.quotas})
+        self.region = known(region)
+        self.profiles = known(props["profiles"])
+        # The policy pack sees a component's outputs in AnalyzeStack (and its inputs per resource): both carry
+        # the profiles.
+        self.register_outputs({"quotas": self.quotas, "region": self.region, "profiles": self.profiles})
 
 
 def profile_props(profile: VertexProfilePlan) -> dict[str, Any]:

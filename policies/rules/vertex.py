@@ -59,7 +59,8 @@ def _preference_messages(resource: ResourceView) -> list[str]:
         return []
     label = f"quota preference {resource.name!r} ({quota_id})"
     messages = []
-    dimensions = known_mapping(resource.props.get("dimensions"))
+    raw = resource.props.get("dimensions")
+    dimensions = known_mapping(raw) if raw is not None else {}
     region = known_str(dimensions.get("region")) if dimensions is not None else None
     if dimensions is not None and not has_unknown(dimensions) and region is None:
         messages.append(f"{label} names no region: Vertex training GPU quota is per project and region; set "

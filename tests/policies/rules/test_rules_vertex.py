@@ -76,3 +76,10 @@ def test_a_preference_that_covers_the_profiles_passes():
 
 def test_an_unknown_preferred_value_is_not_judged_during_preview():
     assert check_vertex_quota_covers([_profiles(), _preference(UNKNOWN)], {}) == []
+
+
+def test_a_preference_with_no_dimensions_at_all_is_named():
+    preference = resource(QUOTA_PREFERENCE_TYPE, "h100", service="aiplatform.googleapis.com", quotaId=H100_QUOTA,
+                          quotaConfig={"preferredValue": "16"})
+    [message] = check_vertex_flex_start(preference, {})
+    assert "names no region" in message
