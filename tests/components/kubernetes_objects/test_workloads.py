@@ -214,3 +214,23 @@ def test_a_gpu_shape_runs_exactly_when_the_pool_can_hold_it(pods, accelerators):
         assert not fits
     else:
         assert fits and manifest["spec"]["parallelism"] == pods
+
+
+@requires_jobset_crd
+def test_a_gpu_jobset_holds_all_pods_in_one_replicated_job(prod_model):
+    manifest = workload_manifest(prod_model, "team-a", "l4-spot", kind="jobset", pods=4)
+    [replicated] = manifest["spec"]["replicatedJobs"]
+    assert (replicated["replicas"], replicated["template"]["spec"]["parallelism"]) == (1, 4)
+    assert "annotations" not in manifest["metadata"]  # exclusive placement is for TPU slices
+    assert validate_jobset(manifest) == []
+
+
+def test_one_slice_can_be_an_indexed_job(prod_model):
+    manifest = workload_manifest(prod_model, "team-b", "v6e-16", kind="job")
+    assert (manifest["kind"], manifest["spec"]["completionMode"], manifest["spec"]["parallelism"]) == ("Job", "Indexed", 4)
+    validate_core(manifest)
+
+
+def test_several_slices_need_a_jobset(prod_model):
+    [(path, message)] = _issues(prod_model, "team-b", "v6e-16", kind="job", pods=8)
+    assert path == "kind" and "jobset" in message
