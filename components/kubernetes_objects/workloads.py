@@ -65,8 +65,12 @@ class WorkloadError(InvalidInput):
 
 
 def advertised_per_node(pool: PoolPlan) -> int:
-    """Accelerators one node of the pool advertises (the unit of the workload's request and of its quota)."""
-    return pool.accelerators_per_node
+    """Units of the pool's resource one node advertises (the unit of the workload's request and of its quota):
+    GPUs, or MIG partitions x shared clients on a partitioned or shared GPU pool, or the TPU chips of a VM.
+
+    The model's `units_per_node` (the device plugin's count, `catalog.gpu_units_per_vm`) where the model has it;
+    the physical accelerators per node otherwise."""
+    return getattr(pool, "units_per_node", 0) or pool.accelerators_per_node
 
 
 def workload_manifest(
@@ -188,7 +192,7 @@ def shape_issues(pool: PoolPlan, pods: int, accelerators: int, kind: str) -> lis
         nodes = math.ceil(pods / (per_node // accelerators))
         if nodes > pool.max_nodes:
             issues.append(Issue("pods", f"{pods} pods x {accelerators} {unit} need {nodes} nodes; pool {pool.name!r} "
-                                        f"grows to {pool.max_nodes} ({pool.capacity_accelerators} {unit})"))
+                                        f"grows to {pool.max_nodes} ({pool.max_nodes * per_node} {unit})"))
     return issues
 
 
