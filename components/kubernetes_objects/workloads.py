@@ -89,7 +89,8 @@ def workload_manifest(
 ) -> dict[str, Any]:
     """One manifest (a Job or a JobSet) for `team` on `pool` (default: the team's first pool with quota).
 
-    `pods` defaults to one (a whole slice on a multi-host TPU pool), `accelerators` (per pod) to a whole node,
+    `pods` defaults to one (a whole slice on a multi-host TPU pool), `accelerators` (per pod) to a whole node (one
+    MIG partition or shared GPU on such pools),
     `kind` to a JobSet on multi-host TPU pools and a Job otherwise. Raises WorkloadError on a shape the pool
     cannot run."""
     team_plan, pool_plan = _team_and_pool(model, team, pool)
@@ -98,7 +99,8 @@ def workload_manifest(
     if pool_plan.multi_host:
         pods = pool_plan.vms_per_slice if pods is None else pods
     pods = 1 if pods is None else pods
-    accelerators = per_node if accelerators is None else accelerators
+    if accelerators is None:  # a whole node; one unit of a partitioned or shared GPU (what such pools are for)
+        accelerators = 1 if pool_plan.gpu_partition_size or pool_plan.gpu_sharing else per_node
     kind = kind or ("jobset" if pool_plan.multi_host else "job")
     if kind not in KINDS:
         issues.append(Issue("kind", f"{kind!r} is not a workload kind; allowed: {', '.join(KINDS)}"))

@@ -234,3 +234,15 @@ def test_one_slice_can_be_an_indexed_job(prod_model):
 def test_several_slices_need_a_jobset(prod_model):
     [(path, message)] = _issues(prod_model, "team-b", "v6e-16", kind="job", pods=8)
     assert path == "kind" and "jobset" in message
+
+
+@pytest.mark.parametrize("change", [
+    {"gpuSharing": {"strategy": "TIME_SHARING", "maxSharedClientsPerGpu": 2}},
+    {"machineType": "a2-ultragpu-1g", "gpuPartitionSize": "1g.10gb"},
+], ids=["time-sharing", "mig"])
+def test_a_partitioned_or_shared_pool_starter_asks_for_one_unit(change):
+    data = dev()
+    data["nodePools"][0].update(change)
+    manifest = starter_workloads(_model(data))[("vision", "l4-flex")]
+    assert _pod_spec(manifest)["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 1}
+    validate_core(manifest)
