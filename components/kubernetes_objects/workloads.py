@@ -17,6 +17,7 @@ grows to, a TPU pod that is not a whole VM, TPU pods that are not whole slices) 
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any, Literal
 
@@ -57,6 +58,7 @@ TPU_COMMAND = ("bash", "-c", "pip install -q 'jax[tpu]' && python -c 'import jax
 
 Kind = Literal["job", "jobset"]
 KINDS: tuple[str, ...] = ("job", "jobset")
+DEFAULT_NAME_MAX = 40
 TOPOLOGY_MODES: tuple[str, ...] = ("preferred", "required")
 
 
@@ -106,7 +108,7 @@ def workload_manifest(
         issues.append(Issue("kind", f"{kind!r} is not a workload kind; allowed: {', '.join(KINDS)}"))
     if topology not in TOPOLOGY_MODES:
         issues.append(Issue("topology", f"{topology!r} is not allowed; allowed: {', '.join(TOPOLOGY_MODES)}"))
-    name = name or f"{team_plan.name}-{pool_plan.name}"
+    name = name or default_name(team_plan.name, pool_plan.name)
     problems = dns1123_label_errors(name) if isinstance(name, str) else ["must be a string"]
     if problems:
         issues.append(Issue("name", f"{name!r} is not a DNS-1123 label: {'; '.join(problems)}"))
@@ -154,6 +156,16 @@ def workload_manifest(
                                 "template": {"spec": _job_spec(per_replica, pod, suspend=None)}}],
         },
     }
+
+
+def default_name(team: str, pool: str) -> str:
+    """`<team>-<pool>`, shortened with a digest when longer than DEFAULT_NAME_MAX (JobSet builds pod hostnames
+    from it, `<name>-<replicated job>-<index>-<index>`, which must stay DNS labels)."""
+    name = f"{team}-{pool}"
+    if len(name) <= DEFAULT_NAME_MAX:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"{name[: DEFAULT_NAME_MAX - 9].rstrip('-')}-{digest}"
 
 
 def shape_issues(pool: PoolPlan, pods: int, accelerators: int, kind: str) -> list[Issue]:

@@ -246,3 +246,12 @@ def test_a_partitioned_or_shared_pool_starter_asks_for_one_unit(change):
     manifest = starter_workloads(_model(data))[("vision", "l4-flex")]
     assert _pod_spec(manifest)["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": 1}
     validate_core(manifest)
+
+
+def test_a_long_default_name_is_shortened_to_a_stable_dns_label():
+    data = dev()
+    data["teams"][0]["name"] = "computer-vision-research-and-development"
+    model = _model(data)
+    first = workload_manifest(model, data["teams"][0]["name"], "l4-flex")["metadata"]["name"]
+    again = workload_manifest(model, data["teams"][0]["name"], "l4-flex")["metadata"]["name"]
+    assert first == again and len(first) <= 40 and first.startswith("computer-vision")
