@@ -4,9 +4,12 @@ the preemptible Vertex quota follows from replicas x GPUs x concurrent jobs."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from gkecap.components.catalog import GPU_MACHINES
 from gkecap.components.model import derive
 from gkecap.components.spec import SpecError, load_environment
+from gkecap.components.vertex_api import custom_job, flex_start_job_issues
 from testkit.spec_data import NOW, dev
 
 PROFILE = {"name": "llm-h100", "team": "vision", "machineType": "a3-highgpu-8g", "acceleratorType": "NVIDIA_H100_80GB",
@@ -76,3 +79,25 @@ def test_the_quota_is_replicas_times_gpus_times_concurrent_jobs_per_region_and_g
 def test_profiles_run_in_the_environment_region_unless_vertex_names_one():
     model = derive(load_environment(_with(PROFILE, region=None), project="acme-ml", now=NOW))
     assert model.vertex_profiles[0].region == "us-east5"
+
+
+# --- the spec and the policy pack agree on any profile ------------------------------------------------------
+
+ACCELERATORS = ["NVIDIA_L4", "NVIDIA_TESLA_A100", "NVIDIA_A100_80GB", "NVIDIA_H100_80GB", "NVIDIA_H200_141GB",
+                "NVIDIA_B200", "NVIDIA_TESLA_T4", "NVIDIA_H100_MEGA_80GB"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(machine=st.sampled_from([m.machine_type for m in GPU_MACHINES]), accelerator=st.sampled_from(ACCELERATORS),
+       count=st.integers(1, 16), replicas=st.integers(1, 4), timeout_hours=st.integers(1, 24 * 9))
+def test_a_profile_the_spec_accepts_is_one_the_pack_accepts(machine, accelerator, count, replicas, timeout_hours):
+    profile = {"name": "p", "machineType": machine, "acceleratorType": accelerator, "acceleratorCount": count,
+               "replicaCount": replicas, "timeout": f"{timeout_hours}h"}
+    try:
+        load_environment(_with(profile), project="acme-ml", now=NOW)
+        accepted = True
+    except SpecError:
+        accepted = False
+    body = custom_job("p", machine_type=machine, accelerator_type=accelerator, accelerator_count=count,
+                      replica_count=replicas, max_wait_seconds=0, timeout_seconds=timeout_hours * 3600)
+    assert accepted == (flex_start_job_issues(body) == [])
