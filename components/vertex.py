@@ -21,7 +21,6 @@ from gkecap.components.catalog.vertex import VERTEX_SERVICE
 from gkecap.components.issues import Issue, format_path
 from gkecap.components.model.vertex import VertexProfilePlan, VertexQuotaPlan, vertex_profiles, vertex_quotas
 from gkecap.components.spec.checks.vertex import vertex_issues
-from gkecap.components.spec.models import EnvironmentSpec
 from gkecap.components.spec.vertex import VertexSpec
 
 TYPE_TOKEN = "gkecap:index:VertexTrainingQuota"
@@ -57,7 +56,7 @@ class VertexTrainingQuota(pulumi.ComponentResource):
             issues.append(Issue("region", "give the region of the training jobs (vertex.region or region)"))
         if issues:
             raise_invalid(f"VertexTrainingQuota {name!r}", issues)
-        profiles = vertex_profiles(EnvironmentSpec.model_construct(region=region, vertex=spec))
+        profiles = vertex_profiles(spec, region)
         quotas = vertex_quotas(profiles)
         props = {"region": region, "profiles": [profile_props(p) for p in profiles]}
         super().__init__(TYPE_TOKEN, name, props, opts)

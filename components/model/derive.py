@@ -71,7 +71,7 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
 
     cohorts = _cohort_plans(spec, teams, order_of)
     totals = _totals(pools, spec)
-    vertex = vertex_profiles(spec)
+    vertex = vertex_profiles(spec.vertex, spec.region)
 
     return CapacityModel(
         project=spec.project,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gkecap.components.catalog.vertex import VertexGpu, vertex_gpu
-from gkecap.components.spec.models import EnvironmentSpec
+from gkecap.components.spec.vertex import VertexSpec
 from gkecap.components.vertex_api import custom_job
 
 TEAM_LABEL = "gkecap-team"  # on the job: who runs it (Vertex label keys: lowercase, digits, - and _)
@@ -63,11 +63,11 @@ class VertexQuotaPlan:
     profiles: tuple[str, ...]
 
 
-def vertex_profiles(spec: EnvironmentSpec) -> tuple[VertexProfilePlan, ...]:
-    vertex = spec.vertex
+def vertex_profiles(vertex: VertexSpec | None, default_region: str) -> tuple[VertexProfilePlan, ...]:
+    """The plans of a validated `vertex` section; profiles run in its region, else `default_region`."""
     if vertex is None:
         return ()
-    region = vertex.region or spec.region
+    region = vertex.region or default_region
     plans = []
     for profile in vertex.profiles:
         per_job = profile.replica_count * profile.accelerator_count
