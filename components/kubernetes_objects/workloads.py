@@ -91,10 +91,9 @@ def workload_manifest(
 ) -> dict[str, Any]:
     """One manifest (a Job or a JobSet) for `team` on `pool` (default: the team's first pool with quota).
 
-    `pods` defaults to one (a whole slice on a multi-host TPU pool), `accelerators` (per pod) to a whole node (one
-    MIG partition or shared GPU on such pools),
-    `kind` to a JobSet on multi-host TPU pools and a Job otherwise. Raises WorkloadError on a shape the pool
-    cannot run."""
+    `pods` defaults to one (a whole slice on a multi-host TPU pool); `accelerators` (per pod) to a whole node, or
+    one MIG partition or shared GPU on such pools; `kind` to a JobSet on multi-host TPU pools and a Job otherwise.
+    Raises WorkloadError on a shape the pool cannot run."""
     team_plan, pool_plan = _team_and_pool(model, team, pool)
     issues: list[Issue] = []
     per_node = advertised_per_node(pool_plan)
