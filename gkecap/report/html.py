@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from gkecap.components.model import CapacityModel
-from gkecap.report import charts, facts
+from gkecap.report import facts
 from gkecap.report.vertex import vertex_section
 
 _CSS = """
@@ -73,6 +73,8 @@ def _summary(result: Any, model: CapacityModel | None, rows: list[facts.Violatio
 
 
 def _charts(model: CapacityModel, now: datetime) -> str:
+    from gkecap.report import charts  # matplotlib loads only for a plan that has charts
+
     svgs = charts.chart_svgs(model, now)
     titles = {
         "capacity": "Capacity against quota per pool",
