@@ -20,6 +20,8 @@ MAIN = _epilog(
     "gkecap slice ct6e-standard-4t 4x4",
     "gkecap manifests --stack prod",
     "gkecap policies",
+    "gkecap workload --stack prod --team llm --pool h100-dws --pods 2",
+    "gkecap vertex-job --stack prod --profile llm-h100",
 )
 COMMANDS = {
     "plan": _epilog(
