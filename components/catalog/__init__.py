@@ -62,6 +62,7 @@ from gkecap.components.catalog.tpu import (
     tpu_slice,
     tpu_topologies,
 )
+from gkecap.components.catalog.vertex import VERTEX_FLEX_START_GPUS, VertexGpu, vertex_gpu, vertex_gpu_of_quota
 
 __all__ = [
     "CALENDAR_TPU_ZONES",
@@ -92,6 +93,7 @@ __all__ = [
     "TPU_FAMILIES",
     "TPU_RESOURCE",
     "TPU_TAINT",
+    "VERTEX_FLEX_START_GPUS",
     "CatalogError",
     "CubeRule",
     "GpuMachine",
@@ -99,6 +101,7 @@ __all__ = [
     "TpuFamily",
     "TpuMachineType",
     "TpuSlice",
+    "VertexGpu",
     "capacity_models_for_family",
     "gpu_machine",
     "gpu_machine_types",
@@ -120,4 +123,6 @@ __all__ = [
     "tpu_machine_types",
     "tpu_slice",
     "tpu_topologies",
+    "vertex_gpu",
+    "vertex_gpu_of_quota",
 ]

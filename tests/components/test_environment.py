@@ -170,3 +170,20 @@ def test_calendar_pools_turn_on_wait_for_pods_ready(pulumi_run):
     values = registered.one(CHART, "kueue").inputs["values"]
     config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
     assert config["waitForPodsReady"]["timeout"] == "10m"
+
+
+def test_vertex_profiles_get_their_preemptible_quota_as_a_child(pulumi_run):
+    env = dev()
+    env["vertex"] = {"region": "us-central1", "profiles": [
+        {"name": "l4", "team": "vision", "machineType": "g2-standard-24", "acceleratorType": "NVIDIA_L4",
+         "acceleratorCount": 2, "maxConcurrentJobs": 3}]}
+    registered, _ = _run(pulumi_run, env)
+    quota = registered.one("gkecap:index:VertexTrainingQuota")
+    preference = registered.one("gcp:cloudquota/sQuotaPreference:SQuotaPreference")
+    assert preference.parent == quota.urn and quota.parent == registered.one("gkecap:index:Environment").urn
+    assert preference.inputs["quotaConfig"]["preferredValue"] == "6"  # 2 GPUs x 3 concurrent jobs
+
+
+def test_an_environment_without_vertex_profiles_asks_for_no_quota(pulumi_run):
+    registered, _ = _run(pulumi_run, dev())
+    assert registered.of_type("gkecap:index:VertexTrainingQuota") == []

@@ -22,6 +22,7 @@ from gkecap.components.spec.checks.teams import (
     check_priority_classes,
     check_teams,
 )
+from gkecap.components.spec.checks.vertex import check_vertex
 from gkecap.components.spec.models import EnvironmentSpec
 
 
@@ -42,4 +43,5 @@ def check_environment(
     check_priority_classes(findings)
     check_quota_vs_capacity(findings, facts)
     check_whole_vm_quotas(findings, facts)
+    check_vertex(findings)
     return findings.errors, findings.warnings
