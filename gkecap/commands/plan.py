@@ -38,10 +38,12 @@ def plan_command(
     policy_config: Path | None = _POLICY_CONFIG,
     no_policies: bool = _NO_POLICIES,
     policy_pack: Path | None = _POLICY_PACK,
-    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<stack>).", file_okay=False),
+    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<stack>; with --format json only when given).", file_okay=False),
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
-    _run(lambda: plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies), output, out=out, write_files=True)
+    # --format json is for machines reading stdout: the report files (charts, manifests) only on request.
+    write_files = output is OutputFormat.text or out is not None
+    _run(lambda: plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies), output, out=out, write_files=write_files)
 
 
 def check_command(
