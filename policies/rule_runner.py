@@ -15,13 +15,15 @@ and grows with rules x resources. `pack_policies(rules)` serves the same rules w
   stack rule. Each finding is reported under its own rule's name, at that rule's configured level, through
   pulumi_policy's own violation reporter (`_create_report_violation` of the servicer that called the runner).
 
-That reporter is pulumi_policy internals. `retargeting_supported()` checks at import that they are as
-expected (pulumi_policy 1.x: the reporter closes over `self` and `response`); when they are not, the pack
-falls back to registering every rule as its own policy (slower, same findings).
+That reporter is pulumi_policy internals. `retargeting_supported()` checks that they are as expected
+(pulumi_policy 1.x: the reporter closes over `self` and `response`); when they are not, or when the
+environment sets `GKECAP_PACK_RULES_SEPARATELY=1` (to compare or measure), the pack registers every rule as
+its own policy, as it did before (slower, same findings: tests/policies/test_rule_runner.py).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +45,7 @@ from gkecap.policies.resource_view import ResourceView
 RESOURCE_RUNNER = "gke-capacity-resource-rules"
 STACK_RUNNER = "gke-capacity-stack-rules"
 RUNNER_NAMES = frozenset({RESOURCE_RUNNER, STACK_RUNNER})
+SEPARATELY_ENV = "GKECAP_PACK_RULES_SEPARATELY"
 
 
 class PolicyDeclaration(Policy):
@@ -113,7 +116,7 @@ def pack_policies(policies: Sequence[Policy]) -> list[Policy]:
     """What the pack registers for `policies` (built by `adapter.resource_policy` / `stack_policy`): one
     declaration per rule plus the two runners, or the policies themselves where retargeting is not supported
     or a policy is not an adapter rule."""
-    if not retargeting_supported():
+    if os.environ.get(SEPARATELY_ENV) == "1" or not retargeting_supported():
         return list(policies)
     declarations = [PolicyDeclaration(p, adapter.rule_of(p)) if adapter.rule_of(p) else p for p in policies]
     resource_rules = [d for d in declarations if isinstance(d, PolicyDeclaration) and d.rule.kind == "resource"]
