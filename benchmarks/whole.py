@@ -15,6 +15,10 @@
   sides see the same load on a shared machine.
 
 Each size's registrations are recorded once (not timed) by running the program on gkecap's engine.
+
+`--xpk N`: one v6e 4x4 flex-start slice, `gkecap plan --config <slice> --format json` against
+`xpk cluster create --tpu-type v6e-4x4 --flex --dry-run` (benchmarks/run.py's command; xpk in
+benchmarks/.xpk-venv, telemetry off, HOME in a scratch directory), both cold processes, alternated N times.
 """
 
 from __future__ import annotations
@@ -127,6 +131,64 @@ def bench_size(teams: int, repeat: int, workdir: Path) -> dict[str, Any]:
     }
 
 
+def _timed_cpu(command: list[str], env: dict[str, str]) -> dict[str, float]:
+    """Wall and CPU seconds (this process's waited children) and peak RSS (GNU time) of a foreign command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    process = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", *command], cwd=ROOT, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if process.returncode != 0:
+        raise SystemExit(f"{command[0]} exited {process.returncode}:\n{process.stderr[-2000:]}")
+    rss = next(float(x.split()[1]) / 1024 for x in reversed(process.stderr.splitlines()) if x.startswith("MAXRSS "))
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"wall": wall, "cpu": cpu, "rss": rss}
+
+
+def bench_one_slice(runs: int, workdir: Path) -> dict[str, Any]:
+    from generate import dump, xpk_equivalent
+    from run import XPK_ARGS, ensure_xpk
+
+    xpk, problem = ensure_xpk()
+    if xpk is None:
+        raise SystemExit(problem)
+    config = workdir / "Pulumi.xpk-v6e-4x4.yaml"
+    config.write_text(dump(xpk_equivalent()))
+    home = workdir / "home"  # xpk keeps its config under $HOME
+    home.mkdir(exist_ok=True)
+    env = {**os.environ, "HOME": str(home), "TELEMETRY_ENABLED": "false"}
+    gkecap_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json"]
+    ours, theirs = [], []
+    for i in range(runs):
+        order = [("ours", None), ("theirs", None)] if i % 2 == 0 else [("theirs", None), ("ours", None)]
+        for side, _ in order:
+            if side == "ours":
+                ours.append(_measured(gkecap_cmd))
+            else:
+                theirs.append(_timed_cpu([str(xpk), *XPK_ARGS], env))
+        print(f"  one slice {i + 1}/{runs}: gkecap {ours[-1]['wall']:.2f} s ({ours[-1]['cpu']:.2f} CPU-s), "
+              f"xpk {theirs[-1]['wall']:.2f} s ({theirs[-1]['cpu']:.2f} CPU-s), load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    med = statistics.median
+    return {
+        "runs": runs, "ours": ours, "theirs": theirs,
+        "wall_ratio": med(o["wall"] / t["wall"] for o, t in zip(ours, theirs)),
+        "cpu_ratio": med(o["cpu"] / t["cpu"] for o, t in zip(ours, theirs)),
+        "ours_wall": med(o["wall"] for o in ours), "theirs_wall": med(t["wall"] for t in theirs),
+        "ours_cpu": med(o["cpu"] for o in ours), "theirs_cpu": med(t["cpu"] for t in theirs),
+        "ours_rss": med(o["rss"] for o in ours), "theirs_rss": med(t["rss"] for t in theirs),
+    }
+
+
+def report_one_slice(r: dict[str, Any]) -> str:
+    return "\n".join([
+        "| one v6e 4x4 flex-start slice | wall (median) | CPU (median) | peak RSS |",
+        "|---|---:|---:|---:|",
+        f"| `gkecap plan --config <slice> --format json` (main + pack) | {r['ours_wall']:.2f} s | {r['ours_cpu']:.2f} s | {r['ours_rss']:.0f} MB |",
+        f"| `xpk cluster create --tpu-type v6e-4x4 --flex --dry-run` | {r['theirs_wall']:.2f} s | {r['theirs_cpu']:.2f} s | {r['theirs_rss']:.0f} MB |",
+        f"| **gkecap/xpk**, pair by pair | **{r['wall_ratio']:.2f}x** | **{r['cpu_ratio']:.2f}x** | |",
+    ])
+
+
 def report(sizes: list[dict[str, Any]]) -> str:
     lines = [
         "| teams | resources | whole command | floor | **whole/floor** | CPU whole/floor | peak RSS whole (pack) | floor RSS | **memory whole/floor** | whole ms/resource |",
@@ -141,11 +203,24 @@ def report(sizes: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def pack_line() -> str:
+    """How many rules the pack serves, read from its registry (and how it serves them)."""
+    from gkecap.policies.registry import ALL_POLICIES
+    from gkecap.policies.rule_runner import PolicyDeclaration, pack_policies
+
+    served = pack_policies(ALL_POLICIES)
+    kinds = [type(p).__name__ for p in ALL_POLICIES]
+    runners = [p.name for p in served if not isinstance(p, PolicyDeclaration) and p not in ALL_POLICIES]
+    return (f"policy pack: {kinds.count('ResourceValidationPolicy')} resource rules and {kinds.count('StackValidationPolicy')} "
+            f"stack rules (gkecap.policies.registry), run by {', '.join(runners) or 'themselves'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The whole gkecap plan against its floor (cold processes, alternated).")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 300])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 300])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None, help="also write the raw results here")
+    parser.add_argument("--xpk", type=int, default=0, help="also time one slice against xpk's dry-run, this many times")
     parser.add_argument("--record", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--floor", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -158,9 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="gkecap-whole-") as tmp:
         sizes = [bench_size(n, args.repeat, Path(tmp)) for n in args.sizes]
+        one_slice = bench_one_slice(args.xpk, Path(tmp)) if args.xpk else None
     if args.json:
-        args.json.write_text(json.dumps({"sizes": sizes, "load_average": os.getloadavg()}, indent=1))
-    print(report(sizes))
+        args.json.write_text(json.dumps({"sizes": sizes, "one_slice": one_slice, "load_average": os.getloadavg()}, indent=1))
+    print(pack_line())
+    if sizes:
+        print(report(sizes))
+    if one_slice:
+        print(report_one_slice(one_slice))
     return 0
 
 
