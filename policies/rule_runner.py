@@ -48,8 +48,14 @@ RUNNER_NAMES = frozenset({RESOURCE_RUNNER, STACK_RUNNER})
 SEPARATELY_ENV = "GKECAP_PACK_RULES_SEPARATELY"
 
 
+KIND_TAG = "policy-type:"  # + "resource" | "stack": a declaration's kind, which GetAnalyzerInfo cannot carry
+
+
 class PolicyDeclaration(Policy):
-    """A rule as the engine lists and configures it; run by the pack's resource or stack runner."""
+    """A rule as the engine lists and configures it; run by the pack's resource or stack runner.
+
+    pulumi_policy sets a policy's type in GetAnalyzerInfo only for the policies it runs itself, so a declaration
+    carries its kind as the tag `policy-type:resource` / `policy-type:stack` (gkecap reads it back)."""
 
     def __init__(self, policy: Policy, rule: adapter.Rule) -> None:
         super().__init__(
@@ -60,7 +66,7 @@ class PolicyDeclaration(Policy):
             policy.display_name,
             policy.severity,
             policy.framework,
-            policy.tags,
+            [*(policy.tags or ()), KIND_TAG + rule.kind],
             policy.remediation_steps,
             policy.url,
         )

@@ -88,3 +88,9 @@ def test_pack_declares_every_rule_and_adds_two_runners():
 def test_without_retargeting_every_rule_is_its_own_policy(monkeypatch):
     monkeypatch.setattr(rule_runner, "retargeting_supported", lambda: False)
     assert pack_policies(ALL_POLICIES) == ALL_POLICIES
+
+
+def test_the_pack_says_each_rules_kind():
+    with PolicyPackProcess(default_policy_pack(), project="gke-capacity", stack="dev") as pack:
+        kinds = {p.name: p.kind for p in pack.info().policies}
+    assert {p.name: kinds[p.name] for p in ALL_POLICIES} == {p.name: p.gkecap_rule.kind for p in ALL_POLICIES}
