@@ -31,6 +31,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and "
         "RoleBindings) as kubectl-ready YAML, one file per kind in apply order."
     )),
+    "policies": CommandEntry("gkecap.commands.policies", "policies_command", "List every policy of the pack: name, enforcement level, description and config schema."),
 }
 
 
