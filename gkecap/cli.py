@@ -9,11 +9,14 @@ never pay for the Pulumi SDKs, gRPC or the policy pack that `gkecap plan` needs.
 from __future__ import annotations
 
 import importlib
+from importlib import metadata
 from typing import Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
 from typer.models import CommandInfo
+
+from gkecap.commands import help_texts  # plain strings: examples and exit codes each help ends with
 
 
 class CommandEntry(NamedTuple):
@@ -56,7 +59,7 @@ class LazyCommandGroup(TyperGroup):
         if self._listing:  # `gkecap --help`: the name and one line of help are all it shows
             return typer.core.TyperCommand(name=cmd_name, help=entry.help)
         if cmd_name not in self.commands:
-            info = CommandInfo(name=cmd_name, callback=load_command_function(cmd_name))
+            info = CommandInfo(name=cmd_name, callback=load_command_function(cmd_name), epilog=help_texts.COMMANDS.get(cmd_name))
             self.commands[cmd_name] = typer.main.get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
         return self.commands[cmd_name]
 
@@ -68,20 +71,29 @@ class LazyCommandGroup(TyperGroup):
             self._listing = False
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"gkecap {metadata.version('gke-capacity')}")
+        raise typer.Exit(0)
+
+
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit.")) -> None:
+    """Accelerator capacity as code for GKE: show the catalog, plan and check environments offline."""
+
+
 def build_app() -> typer.Typer:
     """A fresh app with every command of `COMMANDS` (each loaded when used)."""
     app = typer.Typer(
         name="gkecap",
         cls=LazyCommandGroup,
+        help="Accelerator capacity as code for GKE: show the catalog, plan and check environments offline.",
+        epilog=help_texts.MAIN,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
-
-    @app.callback()
-    def gkecap() -> None:
-        """Accelerator capacity as code for GKE: show the catalog, plan and check environments offline."""
-
+    app.callback()(_root)
     return app
 
 
