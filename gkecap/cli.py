@@ -35,6 +35,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "RoleBindings) as kubectl-ready YAML, one file per kind in apply order."
     )),
     "policies": CommandEntry("gkecap.commands.policies", "policies_command", "List every policy of the pack: name, enforcement level, description and config schema."),
+    "workload": CommandEntry("gkecap.commands.workload", "workload_command", (
+        "Print a ready-to-apply Job or JobSet for a team: queue, node selector, tolerations, accelerator requests and "
+        "provisioning/topology annotations from the environment."
+    )),
+    "vertex-job": CommandEntry("gkecap.commands.vertex_job", "vertex_job_command", "Print a Vertex AI CustomJob (FLEX_START) for a training profile of the environment."),
 }
 
 
