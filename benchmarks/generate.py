@@ -128,7 +128,8 @@ def organisation(teams: int, *, now: datetime, start_in_days: int = 30) -> dict[
             team_specs.append(team)
     environment = {
         "region": REGION,
-        "cluster": {"name": "ml-org", "create": True},
+        # Google Groups for RBAC: the teams have group: members (gke.cluster.SECURITY_GROUP).
+        "cluster": {"name": "ml-org", "create": True, "securityGroup": "gke-security-groups@acme.example"},
         "kueue": {"version": "v0.19.2", "fairSharing": True},
         "nodePools": node_pools,
         "reservations": reservations,
