@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typer
 
+from gkecap import shutdown
 from gkecap.commands import catalog, manifests, plan
 
 
@@ -32,4 +33,13 @@ app = build_app()
 
 
 def main() -> None:
-    app()
+    # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP become `Terminated`.
+    shutdown.install_signal_handlers()
+    try:
+        app()
+    except shutdown.Terminated as exc:
+        shutdown.stop_children()
+        typer.echo(f"error: {exc}; the run was abandoned", err=True)
+        raise SystemExit(exc.exit_code) from None
+    finally:
+        shutdown.stop_children()

@@ -28,6 +28,7 @@ from gkecap.engine.program import Program, ProgramError, find_program
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.engine.run import LogEntry, ProgramFailed, run_program
 from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack_config
+from gkecap.engine.stack_names import name_problem
 from gkecap.engine.state_import import StateError, load_state
 from gkecap.policy_pack.analysis import StreamingAnalysis
 from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
@@ -103,7 +104,20 @@ def default_policy_pack() -> Path:
 
 
 def resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
-    """(program, stack name, stack file) for the CLI's three ways to name what to plan."""
+    """(program, stack name, stack file) for the CLI's three ways to name what to plan; the names follow
+    Pulumi's rules (gkecap.engine.stack_names), so neither can lead a path out of `out/`."""
+    if stack is not None and (problem := name_problem(stack)):
+        raise PlanError([f"--stack: {problem}"])
+    program, stack_name, stack_file = _resolve_program(program_dir, config_file, stack, cwd)
+    problems = [f"{program.entry.parent}: {p}" for p in [name_problem(program.project, "project")] if p]
+    if problem := name_problem(stack_name):
+        problems.append(f"{stack_file or '--stack'}: {problem}")
+    if problems:
+        raise PlanError(problems)
+    return program, stack_name, stack_file
+
+
+def _resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
     cwd = cwd or Path.cwd()
     explicit_program = program_dir is not None
     if program_dir is None:

@@ -44,6 +44,7 @@ from pulumi.runtime.proto import engine_pb2
 
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.program import Program
+from gkecap.engine.program_exit import contained_program, ended_early
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
 from gkecap.engine.stack_config import StackConfig
@@ -126,17 +127,20 @@ def run_program(
     modules_before = set(sys.modules)
     try:
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
-        run_callable(
-            lambda: _run_entry(program.entry),
-            monitor,
-            engine,
-            config=config.runtime,
-            secret_keys=config.secret_keys,
-            preview=preview,
-            organization=organization,
-            root_directory=program.project_dir,
-            workers=workers,
-        )
+        with contained_program():  # sys.exit/os._exit/print in the program: see gkecap.engine.program_exit
+            run_callable(
+                lambda: _run_entry(program.entry),
+                monitor,
+                engine,
+                config=config.runtime,
+                secret_keys=config.secret_keys,
+                preview=preview,
+                organization=organization,
+                root_directory=program.project_dir,
+                workers=workers,
+            )
+    except (SystemExit, KeyboardInterrupt) as exc:  # the program ended the run: never gkecap's exit code
+        raise ProgramFailed(ended_early(exc), program, _program_location(exc, program)) from exc
     except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
         raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
     finally:

@@ -3,17 +3,26 @@
 The export is `{"version": 3, "deployment": {"manifest": ..., "resources": [...]}}`; each resource has
 `urn`, `type`, `custom`, `id`, `inputs`, `outputs`, `parent`, `dependencies`, `propertyDependencies`,
 `provider`, `protect`, `retainOnDelete`, `external`, `aliases`, `customTimeouts`... (apitype.ResourceV3).
-Secret values are ciphertext we cannot read: they become "[secret]".
+Secret values are ciphertext we cannot read: they show as "[secret]" and reach the policy pack as unknown
+values, as at preview, so no rule reports a value it cannot see (before, the "[secret]" text failed
+"must be an object" checks as mandatory violations).
+
+A malformed export is an error naming the file and the field (`deployment.resources[3].dependencies: must be
+a list of URNs, got int`), never an internal error: invalid UTF-8, nesting deeper than the JSON parser
+allows, NaN/Infinity (not JSON: `pulumi stack export` never writes them) and numbers beyond a double.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+from google.protobuf import struct_pb2
+
 from gkecap.engine.resource_record import ResourceRecord
-from gkecap.engine.struct_values import SECRET, SECRET_SIG, SIG_KEY
+from gkecap.engine.struct_values import SECRET, SECRET_SIG, SIG_KEY, UNKNOWN_SENTINEL
 
 
 class StateError(ValueError):
@@ -28,11 +37,25 @@ def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StateError([f"{path}: cannot read: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise StateError([f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         raise StateError([f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from None
+    except _NotJson as exc:
+        raise StateError([f"{path}: not valid JSON: {exc} is not a JSON number (`pulumi stack export` never writes it)"]) from None
+    except RecursionError:
+        raise StateError([f"{path}: nested too deeply to read (a stack export is a few levels deep)"]) from None
     return records_from_export(document, str(path))
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _not_json(constant: str) -> Any:
+    raise _NotJson(constant)
 
 
 def records_from_export(document: Any, source: str = "state") -> tuple[list[ResourceRecord], str, str]:
@@ -59,13 +82,59 @@ def records_from_export(document: Any, source: str = "state") -> tuple[list[Reso
             continue
         if resource.get("delete"):
             continue  # pending deletion: not part of the stack the engine analyzes
-        records.append(_record(resource, urn, type_))
+        field_problems = _field_problems(resource)
+        if field_problems:
+            problems += [f"{where}.{problem}" for problem in field_problems]
+            continue
+        try:
+            records.append(_record(resource, urn, type_))
+        except _BadValue as exc:
+            problems.append(f"{where}.{exc}")
+        except RecursionError:
+            problems.append(f"{where}: nested too deeply to read")
     if problems:
         raise StateError(problems)
     stack, project = ("stack", "project")
     if records:
         stack, project = records[0].urn[len("urn:pulumi:") :].split("::", 2)[:2]
     return records, stack, project
+
+
+_STRINGS = ("parent", "provider", "id", "deletedWith", "importID")
+_STRING_LISTS = ("dependencies", "ignoreChanges", "additionalSecretOutputs", "replaceOnChanges")
+_OBJECTS = ("inputs", "outputs", "propertyDependencies", "customTimeouts")
+
+
+def _field_problems(resource: dict[str, Any]) -> list[str]:
+    """`field: problem` for each field of a resource that does not have the shape of apitype.ResourceV3."""
+    problems = []
+    for key in _STRINGS:
+        value = resource.get(key)
+        if value is not None and not isinstance(value, str):
+            problems.append(f"{key}: must be a string, got {_kind(value)}")
+    for key in _STRING_LISTS:
+        value = resource.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            problems.append(f"{key}: must be a list of strings, got {_kind(value)}")
+    for key in _OBJECTS:
+        value = resource.get(key)
+        if value is not None and not isinstance(value, dict):
+            problems.append(f"{key}: must be an object, got {_kind(value)}")
+    for key, urns in (resource.get("propertyDependencies") or {}).items() if isinstance(resource.get("propertyDependencies"), dict) else ():
+        if urns is not None and not (isinstance(urns, list) and all(isinstance(u, str) for u in urns)):
+            problems.append(f"propertyDependencies.{key}: must be a list of URNs, got {_kind(urns)}")
+    aliases = resource.get("aliases")
+    if aliases is not None and not (isinstance(aliases, list) and all(isinstance(a, (str, dict)) for a in aliases)):
+        problems.append(f"aliases: must be a list of URNs or alias objects, got {_kind(aliases)}")
+    return problems
+
+
+def _kind(value: Any) -> str:
+    return "a list with other values" if isinstance(value, list) else type(value).__name__
+
+
+class _BadValue(ValueError):
+    """A property value a Pulumi state cannot hold; the text is `path: problem`."""
 
 
 def _record(resource: dict[str, Any], urn: str, type_: str) -> ResourceRecord:
@@ -86,6 +155,7 @@ def _record(resource: dict[str, Any], urn: str, type_: str) -> ResourceRecord:
     }
     if resource.get("external"):
         options["external"] = True
+    inputs, outputs = resource.get("inputs") or {}, resource.get("outputs") or {}
     return ResourceRecord(
         urn=urn,
         type=type_,
@@ -97,19 +167,36 @@ def _record(resource: dict[str, Any], urn: str, type_: str) -> ResourceRecord:
         provider=resource.get("provider") or None,
         id=resource.get("id") or None,
         options=options,
-        inputs=_plain(resource.get("inputs") or {}),
-        outputs=_plain(resource.get("outputs") or {}),
+        inputs=_plain(inputs, "inputs"),
+        inputs_struct=_wire_struct(inputs, "inputs"),
+        outputs=_plain(outputs, "outputs"),
+        outputs_struct=_wire_struct(outputs, "outputs"),
         external=bool(resource.get("external")),
     )
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, path: str, secret: Any = SECRET) -> Any:
     if isinstance(value, dict):
         if value.get(SIG_KEY) == SECRET_SIG:
-            return SECRET  # {"<sig>": "<secret sig>", "ciphertext": ...}: encrypted with the stack's key
-        return {k: _plain(v) for k, v in value.items()}
+            return secret  # {"<sig>": "<secret sig>", "ciphertext": ...}: encrypted with the stack's key
+        return {k: _plain(v, f"{path}.{k}", secret) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_plain(v, f"{path}[{i}]", secret) for i, v in enumerate(value)]
+    if isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > _MAX_DOUBLE:
+            raise _BadValue(f"{path}: {str(value)[:20]}... is beyond any number Pulumi stores (a double)")
+        return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+_MAX_DOUBLE = int(sys.float_info.max)
+
+
+def _wire_struct(data: dict[str, Any], path: str) -> struct_pb2.Struct:
+    """The properties as the pack receives them: a secret's ciphertext is an unknown value (as at preview)."""
+    struct = struct_pb2.Struct()
+    if data:
+        struct.update(_plain(data, path, secret=UNKNOWN_SENTINEL))
+    return struct
