@@ -166,8 +166,10 @@ def plan(
     policy_config_file: Path | None = None,
     no_policies: bool = False,
     cwd: Path | None = None,
+    previous_state: Path | None = None,
 ) -> PlanResult:
-    """Evaluate a program offline and run the policy pack over what it registers."""
+    """Evaluate a program offline and run the policy pack over what it registers. `previous_state`: the stack's
+    deployed state (`pulumi stack export`), for what cannot be undone (gkecap.previous_state)."""
     started = time.perf_counter()
     program, stack_name, stack_file = resolve_program(program_dir, config_file, stack, cwd)
     try:
@@ -175,6 +177,7 @@ def plan(
     except StackConfigError as exc:
         raise PlanError([str(exc)]) from None
     policy_settings = _policy_settings(policy_config_file)
+    deployed = _previous_records(previous_state)
     timings: dict[str, float] = {"load": time.perf_counter() - started}
 
     pack = None
@@ -204,6 +207,8 @@ def plan(
             run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None)
         except ProgramFailed as exc:
             raise PlanError(program_problems(exc)) from None
+        if deployed is not None:
+            _check_irreversible(deployed, run.records, previous_state, spec)
         timings["program"] = time.perf_counter() - t0
         policies = None
         if analysis is not None:
@@ -274,6 +279,30 @@ def check_state(
         timings={"total": time.perf_counter() - started},
         source=str(state_file),
     )
+
+
+def _previous_records(path: Path | None) -> list[ResourceRecord] | None:
+    if path is None:
+        return None
+    try:
+        return load_state(path)[0]
+    except StateError as exc:
+        raise PlanError([f"--state: {problem}" for problem in exc.problems]) from None
+
+
+def _check_irreversible(deployed: list[ResourceRecord], planned: list[ResourceRecord], state_file: Any, spec: Any) -> None:
+    from gkecap.previous_state import unsubmitted_reservations
+
+    names = [r.name for r in getattr(spec, "reservations", None) or []]
+    problems = []
+    for found in unsubmitted_reservations(deployed, planned):
+        where = f"{ENVIRONMENT_KEY}.reservations[{names.index(found.name)}].submit: " if found.name in names else ""
+        problems.append(
+            f"{where}calendar reservation {found.name!r} is SUBMITTED in {state_file} and would become {found.planned_status}: "
+            "a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); keep submit: true"
+        )
+    if problems:
+        raise PlanError(problems)
 
 
 def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -47,6 +47,7 @@ from gkecap.policies.rules.team_isolation import (
     check_single_open_queue,
     check_team_isolation,
 )
+from gkecap.policies.rules.local_queues import check_local_queue_admitted, is_namespace_token
 from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
 
 _POOLS_AND_KUEUE = lambda token: token in NODE_POOL_TYPES or is_kueue_token(token)  # noqa: E731
@@ -187,6 +188,14 @@ ALL_POLICIES += [
         "A ClusterQueue without namespaceSelector admits no namespace at all.",
         check_namespace_selector_present,
         types=is_kueue_token,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "local-queue-namespace-admitted",
+        "A LocalQueue's namespace is admitted by its ClusterQueue's namespaceSelector (else its workloads are never "
+        "admitted).",
+        check_local_queue_admitted,
+        types=lambda token: is_kueue_token(token) or is_namespace_token(token),
         enforcement_level="advisory",
     ),
     stack_policy(

@@ -39,9 +39,10 @@ def plan_command(
     no_policies: bool = _NO_POLICIES,
     policy_pack: Path | None = _POLICY_PACK,
     out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<stack>).", file_okay=False),
+    state: Path | None = typer.Option(None, "--state", help="The stack's deployed state (`pulumi stack export`): refuse what cannot be undone, such as un-submitting a calendar reservation.", dir_okay=False),
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
-    _run(lambda: plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies), output, out=out, write_files=True)
+    _run(lambda: plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, previous_state=state), output, out=out, write_files=True)
 
 
 def check_command(
