@@ -279,3 +279,60 @@ def test_gke_version_with_unicode_digits_is_exit_2(tmp_path):
     run = run_gkecap(["plan", "--config", str(path), "--program", str(STACKS), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
     assert_clean(run, 2)
     assert any("gkecap:environment.cluster.version: '１.３３' is not a GKE version" in line for line in run.error_lines), run.stderr
+
+
+def _kueue(kind: str, name: str, namespace: str | None, spec: dict) -> dict:
+    metadata = {"name": name, **({"namespace": namespace} if namespace else {})}
+    token = f"kubernetes:kueue.x-k8s.io/v1beta2:{kind}"
+    inputs = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": kind, "metadata": metadata, "spec": spec}
+    urn = f"urn:pulumi:prod::ml-infra::{token}::{namespace or ''}{name}"
+    return {"urn": urn, "custom": True, "type": token, "id": name, "inputs": inputs, "outputs": inputs}
+
+
+def test_local_queue_outside_its_cluster_queues_selector_is_advisory(tmp_path):
+    selector = {"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["vision"]}]}
+    resources = [
+        _kueue("ResourceFlavor", "h100", None, {}),
+        _kueue("ClusterQueue", "vision", None, {"namespaceSelector": selector, "resourceGroups": [
+            {"coveredResources": ["nvidia.com/gpu"], "flavors": [{"name": "h100", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": 8}]}]}]}),
+        _kueue("LocalQueue", "vision", "vision", {"clusterQueue": "vision"}),
+        _kueue("LocalQueue", "stray", "llm", {"clusterQueue": "vision"}),
+    ]
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 3, "deployment": {"resources": resources}}))
+    run = run_gkecap(["check", "--state", str(path), "--format", "json"], cwd=tmp_path, timeout=90)
+    assert_clean(run, 0)
+    found = [v for v in json.loads(run.stdout)["violations"] if v["policy"] == "local-queue-namespace-admitted"]
+    assert [(v["enforcementLevel"], v["urn"].rsplit("::", 1)[1]) for v in found] == [("advisory", "llmstray")]
+    assert "in namespace 'llm' points at ClusterQueue 'vision'" in found[0]["message"]
+
+
+def test_unsubmitting_a_submitted_reservation_is_exit_2_naming_it(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    from gkecap.plan import plan
+
+    start = (datetime.now(timezone.utc) + timedelta(days=20)).strftime("%Y-%m-%dT00:00:00Z")
+    reservation = f"    reservations:\n      - {{name: dec-run, machineType: a3-highgpu-8g, count: 2, zone: us-east5-a, start: \"{start}\", days: 7, submit: SUBMIT}}\n"
+    text = DEV_STACK.read_text().replace("    cohorts:\n", reservation + "    cohorts:\n")
+    submitted, drafted = tmp_path / "Pulumi.prod.yaml", tmp_path / "draft" / "Pulumi.prod.yaml"
+    drafted.parent.mkdir()
+    submitted.write_text(text.replace("SUBMIT", "true"))
+    drafted.write_text(text.replace("SUBMIT", "false"))
+    # The deployed state: what `pulumi up` of the submitted file recorded (as `pulumi stack export` writes it).
+    deployed = plan(STACKS, submitted, no_policies=True)
+    export = {"version": 3, "deployment": {"resources": [
+        {"urn": r.urn, "type": r.type, "custom": r.custom, "inputs": r.inputs, "outputs": r.outputs, "protect": bool(r.options.get("protect"))}
+        for r in deployed.resources
+    ]}}
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(export))
+    run = run_gkecap(["plan", "--program", str(STACKS), "--config", str(drafted), "--state", str(state), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
+    assert_clean(run, 2)
+    assert run.error_lines == [
+        f"error: gkecap:environment.reservations[0].submit: calendar reservation 'dec-run' is SUBMITTED in {state} and would "
+        "become DRAFT: a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); keep submit: true"
+    ]
+    assert not (tmp_path / "out").exists()
+    kept = run_gkecap(["plan", "--program", str(STACKS), "--config", str(submitted), "--state", str(state), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
+    assert_clean(kept, 0)
