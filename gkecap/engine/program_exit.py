@@ -16,8 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from typing import NoReturn
+
+
+SDK_THREAD_PREFIX = "gkecap-sdk"  # gkecap.engine.run's executor threads, where the SDK runs registrations
 
 
 class ProgramEnded(SystemExit):
@@ -45,14 +49,21 @@ def ended_early(exc: BaseException) -> ProgramEndedEarly:
     )
 
 
-def _exit_instead(code: int = 0) -> NoReturn:
-    raise ProgramEnded(code)
-
-
 @contextlib.contextmanager
 def contained_program() -> Iterator[None]:
-    """Run a program with `os._exit` raising and stdout sent to stderr (restored afterwards)."""
+    """Run a program with `os._exit` raising and stdout sent to stderr (restored afterwards).
+
+    Only the program's threads are intercepted (the main thread, which runs it and its event loop, and the SDK's
+    `gkecap-sdk` workers): gkecap's own threads (a deadline's watchdog) still end the process at once.
+    """
     real_exit = os._exit
+
+    def _exit_instead(code: int = 0) -> NoReturn:
+        thread = threading.current_thread()
+        if thread is threading.main_thread() or thread.name.startswith(SDK_THREAD_PREFIX):
+            raise ProgramEnded(code)
+        real_exit(code)
+
     os._exit = _exit_instead  # type: ignore[assignment]
     try:
         with contextlib.redirect_stdout(sys.stderr):

@@ -44,7 +44,7 @@ from pulumi.runtime.proto import engine_pb2
 
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.program import Program
-from gkecap.engine.program_exit import contained_program, ended_early
+from gkecap.engine.program_exit import SDK_THREAD_PREFIX, contained_program, ended_early
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
 from gkecap.engine.stack_config import StackConfig
@@ -206,7 +206,7 @@ def _run_in_context(
     # "AST constructor recursion depth mismatch"). The exception itself reaches the caller.
     loop.set_exception_handler(lambda _loop, _context: None)
     # The SDK sends every registration through the loop's default executor, as under the CLI.
-    executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="gkecap-sdk")
+    executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix=SDK_THREAD_PREFIX)
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     try:

@@ -22,6 +22,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from gkecap.engine.resource_record import ResourceRecord
+from gkecap.engine.stack_names import name_problem
 from gkecap.engine.struct_values import SECRET, SECRET_SIG, SIG_KEY, UNKNOWN_SENTINEL
 
 
@@ -76,6 +77,11 @@ def records_from_export(document: Any, source: str = "state") -> tuple[list[Reso
         urn, type_ = resource.get("urn"), resource.get("type")
         if not isinstance(urn, str) or not urn.startswith("urn:pulumi:") or urn.count("::") < 3:
             problems.append(f"{where}.urn: {urn!r} is not a Pulumi URN (urn:pulumi:<stack>::<project>::<type>::<name>)")
+            continue
+        stack_name, project_name = urn[len("urn:pulumi:") :].split("::", 2)[:2]
+        name_problems = [p for p in (name_problem(stack_name), name_problem(project_name, "project")) if p]
+        if name_problems:  # they name the output directory and print in the report: Pulumi's rule, as for --stack
+            problems += [f"{where}.urn: {problem}" for problem in name_problems]
             continue
         if not isinstance(type_, str) or not type_:
             problems.append(f"{where}.type: missing")

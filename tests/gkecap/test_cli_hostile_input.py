@@ -201,6 +201,17 @@ def test_config_file_named_with_dots_only_is_exit_2(tmp_path):
     assert not (tmp_path / "work" / "out").exists()
 
 
+def test_markup_in_a_state_exports_project_is_exit_2(tmp_path):
+    state = json.loads((STATES / "stack_export.json").read_text())
+    for resource in state["deployment"]["resources"]:
+        resource["urn"] = resource["urn"].replace("::ml-infra::", "::[/x]ml::")
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    run = run_gkecap(["check", "--state", str(path)], cwd=tmp_path, timeout=60)
+    assert_clean(run, 2)
+    assert "deployment.resources[0].urn: project name '[/x]ml' may only contain" in run.stderr
+
+
 def test_markup_in_resource_names_and_log_messages_is_printed_literally(tmp_path):
     body = 'gcp.container.NodePool("[/x]pool[bold]", cluster="c", location="us-east5", node_count=1)\npulumi.log.warn("odd [/x] text [red]")\n'
     program = write_program(tmp_path / "prog", body)
@@ -253,6 +264,8 @@ def test_careless_environment_file_names_every_field(tmp_path):
     text = text.replace("quota: {h100-flex: 8, v6e-2x2: 4}\n        members: [\"group:ml-research@acme.example\"]",
                         "quota: {h100-flex: 9223372036854775808, v6e-2x2: 4}\n        namespaces: [cnrm-system]\n        members: [\"user:a<script>@x.com\"]")
     text = text.replace("members: [\"group:ml-platform@acme.example\"]", "namespaces: [gatekeeper-system]\n        members: [\"serviceAccount:b<x>@p.iam.gserviceaccount.com\"]")
+    text = text.replace("        maxRunDuration: 86400", "        gpuSharing: {strategy: TIME_SHARING, maxSharedClientsPerGpu: 1000000000000000000000000000000}")
+    text = text.replace("    cohorts:\n", "    reservations:\n      - {name: r, machineType: a3-highgpu-8g, count: 2, zone: us-east5-a, start: '2026-12-20T00:00:00Z', days: 1000000000000000000000000000000}\n    cohorts:\n")
     path = tmp_path / "Pulumi.careless.yaml"
     path.write_text(text)
     run = run_gkecap(["plan", "--config", str(path), "--program", str(STACKS), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
@@ -266,6 +279,8 @@ def test_careless_environment_file_names_every_field(tmp_path):
         "teams[0].members[0]: 'user:a<script>@x.com' is not a principal",
         "teams[1].namespaces[0]: 'gatekeeper-system' is reserved",
         "teams[1].members[0]: 'serviceAccount:b<x>@p.iam.gserviceaccount.com' is not a principal",
+        "nodePools[0].gpuSharing.maxSharedClientsPerGpu: 1000000000000000000000000000000 is too large",
+        "reservations[0].days: 1000000000000000000000000000000 is too large",
     ]
     for fragment in expected:
         assert any(f"gkecap:environment.{fragment}" in line for line in run.error_lines), (fragment, run.stderr)
@@ -336,3 +351,11 @@ def test_unsubmitting_a_submitted_reservation_is_exit_2_naming_it(tmp_path):
     assert not (tmp_path / "out").exists()
     kept = run_gkecap(["plan", "--program", str(STACKS), "--config", str(submitted), "--state", str(state), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
     assert_clean(kept, 0)
+
+
+def test_policy_config_with_a_repeated_key_is_exit_2(tmp_path):
+    config = tmp_path / "policy-config.json"
+    config.write_text('{"allow-lists": "advisory", "allow-lists": "disabled"}')
+    run = run_gkecap(["check", "--state", str(STATES / "stack_export.json"), "--policy-config", str(config)], cwd=tmp_path, timeout=60)
+    assert_clean(run, 2)
+    assert run.error_lines == [f"error: {config}: key 'allow-lists' is given twice in one object; give it once"]
