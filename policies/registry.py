@@ -47,6 +47,7 @@ from gkecap.policies.rules.team_isolation import (
     check_single_open_queue,
     check_team_isolation,
 )
+from gkecap.policies.rules.node_pool_ranges import check_node_pool_ranges
 from gkecap.policies.rules.local_queues import check_local_queue_admitted, is_namespace_token
 from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
 
@@ -71,6 +72,14 @@ ALL_POLICIES += [
         "TPU7x node pools placed by a workload policy of this stack are sized to that policy's accelerator topology.",
         check_tpu_workload_policies,
         types=lambda token: token in NODE_POOL_TYPES or token == RESOURCE_POLICY_TYPE,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "node-pool-field-ranges",
+        "Node pool counts and sizes (node counts, autoscaling limits, disk size, local SSDs) fit the GKE API's "
+        "32-bit fields.",
+        check_node_pool_ranges,
+        types=NODE_POOL_TYPES,
         enforcement_level="mandatory",
     ),
     resource_policy(

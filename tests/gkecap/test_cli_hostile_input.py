@@ -359,3 +359,12 @@ def test_policy_config_with_a_repeated_key_is_exit_2(tmp_path):
     run = run_gkecap(["check", "--state", str(STATES / "stack_export.json"), "--policy-config", str(config)], cwd=tmp_path, timeout=60)
     assert_clean(run, 2)
     assert run.error_lines == [f"error: {config}: key 'allow-lists' is given twice in one object; give it once"]
+
+
+def test_hand_written_pool_beyond_gkes_32_bit_fields_is_mandatory(tmp_path):
+    body = 'gcp.container.NodePool("raw", cluster="c", location="us-east5", node_count=10**12, autoscaling={"total_max_node_count": 10**30})\n'
+    program = write_program(tmp_path / "prog", body)
+    run = run_gkecap(["plan", "--program", str(program), "--format", "json", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=90)
+    assert_clean(run, 1)
+    found = sorted(v["message"] for v in json.loads(run.stdout)["violations"] if v["policy"] == "node-pool-field-ranges")
+    assert [m.split(":")[1].strip() for m in found] == ["autoscaling.totalMaxNodeCount", "nodeCount"]
