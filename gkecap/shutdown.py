@@ -5,7 +5,7 @@ running. The paths out of a run, and what covers each:
 
 - a return, an exception, `sys.exit`: the `finally` blocks of `gkecap.plan` close the pack, and `main()`
   calls `stop_children()` whatever happened;
-- SIGTERM and SIGHUP (CI timeouts, `timeout`, `docker stop`, a closed terminal): `install_signal_handlers()`
+- SIGTERM, SIGHUP and SIGINT (CI timeouts, `timeout`, `docker stop`, a closed terminal, Ctrl-C): `install_signal_handlers()`
   turns the first one into `Terminated`, raised in the main thread, so the same `finally` blocks run; gkecap
   then exits 128 + the signal number, as a process killed by it would report. Before, clean-up waited for
   `atexit`, which a signal's default action never runs: the pack lived on for minutes;
@@ -66,16 +66,22 @@ def stop_children() -> None:
 _received: list[int] = []
 
 
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
 def _on_signal(signum: int, _frame: Any) -> None:
     if _received:
-        return  # the first signal is being handled: clean-up must not be interrupted by the next one
+        return
     _received.append(signum)
+    # A second signal takes its default action (ends gkecap at once): the way out of a clean-up that hangs.
+    for other in _SIGNALS:
+        signal.signal(other, signal.SIG_DFL)
     raise Terminated(signum)
 
 
 def install_signal_handlers() -> None:
-    """SIGTERM/SIGHUP raise `Terminated` in the main thread (call it from the main thread)."""
+    """SIGTERM, SIGHUP and SIGINT raise `Terminated` in the main thread (call it from the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         return
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    for signum in _SIGNALS:
         signal.signal(signum, _on_signal)

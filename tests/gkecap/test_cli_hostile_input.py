@@ -99,7 +99,9 @@ def test_alias_bomb_in_the_stack_file_is_refused_fast(tmp_path):
     assert run.seconds < 30
 
 
-def test_sigterm_stops_gkecap_and_the_pack(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_stops_gkecap_and_the_pack(tmp_path, signum):
+    # SIGTERM: CI timeouts, `timeout`, `docker stop`; clean-up relied on atexit, which the signal never ran.
     program = write_program(tmp_path / "prog", "import time\ntime.sleep(600)\n")
     process = subprocess.Popen(  # noqa: S603
         [sys.executable, "-m", "gkecap", "plan", "--program", str(program), "--out", str(tmp_path / "out")],
@@ -111,10 +113,10 @@ def test_sigterm_stops_gkecap_and_the_pack(tmp_path):
             assert time.monotonic() < deadline and process.poll() is None, "the policy pack never started"
             time.sleep(0.1)
         time.sleep(1.0)  # the program is sleeping by now
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signum)
         _, stderr = process.communicate(timeout=30)
-        assert process.returncode == 128 + signal.SIGTERM
-        assert b"stopped by SIGTERM" in stderr and b"Traceback" not in stderr
+        assert process.returncode == 128 + signum
+        assert f"stopped by {signum.name}".encode() in stderr and b"Traceback" not in stderr
         deadline = time.monotonic() + 3
         while session_members(process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -368,3 +370,10 @@ def test_hand_written_pool_beyond_gkes_32_bit_fields_is_mandatory(tmp_path):
     assert_clean(run, 1)
     found = sorted(v["message"] for v in json.loads(run.stdout)["violations"] if v["policy"] == "node-pool-field-ranges")
     assert [m.split(":")[1].strip() for m in found] == ["autoscaling.totalMaxNodeCount", "nodeCount"]
+
+
+def test_manifests_refuse_a_stack_name_that_is_a_path(tmp_path):
+    run = run_gkecap(["manifests", "--config", str(DEV_STACK), "--stack", "../../escaped"], cwd=tmp_path, timeout=60)
+    assert_clean(run, 2)
+    assert run.error_lines == ["error: --stack: stack name '../../escaped' may only contain ASCII letters, digits, '_', '.' and '-' (Pulumi's rule)"]
+    assert list(tmp_path.parent.glob("escaped")) == [] and list(tmp_path.iterdir()) == []
