@@ -69,6 +69,7 @@ def records_from_export(document: Any, source: str = "state") -> tuple[list[Reso
         raise StateError([f"{source}: deployment.resources: must be a list, got {type(resources).__name__}"])
     records: list[ResourceRecord] = []
     problems: list[str] = []
+    checked_names: dict[tuple[str, ...], list[str]] = {}
     for index, resource in enumerate(resources):
         where = f"{source}: deployment.resources[{index}]"
         if not isinstance(resource, dict):
@@ -78,8 +79,10 @@ def records_from_export(document: Any, source: str = "state") -> tuple[list[Reso
         if not isinstance(urn, str) or not urn.startswith("urn:pulumi:") or urn.count("::") < 3:
             problems.append(f"{where}.urn: {urn!r} is not a Pulumi URN (urn:pulumi:<stack>::<project>::<type>::<name>)")
             continue
-        stack_name, project_name = urn[len("urn:pulumi:") :].split("::", 2)[:2]
-        name_problems = [p for p in (name_problem(stack_name), name_problem(project_name, "project")) if p]
+        names = tuple(urn[len("urn:pulumi:") :].split("::", 2)[:2])
+        if names not in checked_names:  # one stack and project per export, as a rule: checked once
+            checked_names[names] = [p for p in (name_problem(names[0]), name_problem(names[1], "project")) if p]
+        name_problems = checked_names[names]
         if name_problems:  # they name the output directory and print in the report: Pulumi's rule, as for --stack
             problems += [f"{where}.urn: {problem}" for problem in name_problems]
             continue
@@ -161,7 +164,8 @@ def _record(resource: dict[str, Any], urn: str, type_: str) -> ResourceRecord:
     }
     if resource.get("external"):
         options["external"] = True
-    inputs, outputs = resource.get("inputs") or {}, resource.get("outputs") or {}
+    plain_inputs, inputs_struct = _properties(resource.get("inputs") or {}, "inputs")
+    plain_outputs, outputs_struct = _properties(resource.get("outputs") or {}, "outputs")
     return ResourceRecord(
         urn=urn,
         type=type_,
@@ -173,36 +177,61 @@ def _record(resource: dict[str, Any], urn: str, type_: str) -> ResourceRecord:
         provider=resource.get("provider") or None,
         id=resource.get("id") or None,
         options=options,
-        inputs=_plain(inputs, "inputs"),
-        inputs_struct=_wire_struct(inputs, "inputs"),
-        outputs=_plain(outputs, "outputs"),
-        outputs_struct=_wire_struct(outputs, "outputs"),
+        inputs=plain_inputs,
+        inputs_struct=inputs_struct,
+        outputs=plain_outputs,
+        outputs_struct=outputs_struct,
         external=bool(resource.get("external")),
     )
 
 
-def _plain(value: Any, path: str, secret: Any = SECRET) -> Any:
-    if isinstance(value, dict):
-        if value.get(SIG_KEY) == SECRET_SIG:
-            return secret  # {"<sig>": "<secret sig>", "ciphertext": ...}: encrypted with the stack's key
-        return {k: _plain(v, f"{path}.{k}", secret) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v, f"{path}[{i}]", secret) for i, v in enumerate(value)]
-    if isinstance(value, int) and not isinstance(value, bool):
-        if abs(value) > _MAX_DOUBLE:
-            raise _BadValue(f"{path}: {str(value)[:20]}... is beyond any number Pulumi stores (a double)")
+def _plain(value: Any, secret: Any = SECRET, found: list[bool] | None = None) -> Any:
+    """Plain data of a state value: a secret becomes `secret` (noted in `found`); integral floats become int."""
+    # Runs for every value of every resource (20,000-resource exports): exact type checks, most common first.
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+    if kind is dict:
+        if value.get(SIG_KEY) == SECRET_SIG:
+            if found is not None:
+                found.append(True)
+            return secret  # {"<sig>": "<secret sig>", "ciphertext": ...}: encrypted with the stack's key
+        return {k: _plain(v, secret, found) for k, v in value.items()}
+    if kind is list:
+        return [_plain(v, secret, found) for v in value]
+    if kind is float:
+        return int(value) if value.is_integer() else value
+    if kind is int and (value > _MAX_DOUBLE or value < -_MAX_DOUBLE):
+        raise _BadValue(value)
     return value
 
 
 _MAX_DOUBLE = int(sys.float_info.max)
 
 
-def _wire_struct(data: dict[str, Any], path: str) -> struct_pb2.Struct:
-    """The properties as the pack receives them: a secret's ciphertext is an unknown value (as at preview)."""
+def _properties(data: dict[str, Any], field: str) -> tuple[dict[str, Any], struct_pb2.Struct | None]:
+    """(plain data, wire form) of a resource's inputs or outputs. The wire form is built here only when the data
+    holds a secret: the pack gets it as an unknown value, as at preview (otherwise the record builds it)."""
+    secrets: list[bool] = []
+    try:
+        plain = _plain(data, SECRET, secrets)
+    except _BadValue as exc:
+        raise _BadValue(f"{field}{_path_of(data, exc.args[0])}: {str(exc.args[0])[:20]}... is beyond any number Pulumi "
+                        "stores (a double)") from None
+    if not secrets:
+        return plain, None
     struct = struct_pb2.Struct()
-    if data:
-        struct.update(_plain(data, path, secret=UNKNOWN_SENTINEL))
-    return struct
+    struct.update(_plain(data, UNKNOWN_SENTINEL))
+    return plain, struct
+
+
+def _path_of(value: Any, target: Any) -> str:
+    """`.a[2].b` where `target` (by identity) sits in `value`; found only for an error message."""
+    if value is target:
+        return ""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _path_of(item, target)
+        if found is not None:
+            return (f".{key}" if isinstance(key, str) else f"[{key}]") + found
+    return None  # type: ignore[return-value]

@@ -184,7 +184,7 @@ class PolicyPackProcess:
             except queue.Empty:
                 self.close()
                 raise PolicyPackError(f"policy pack {self.pack_dir} did not print its port within {self.start_timeout:.0f}s") from None
-            if not port or not port.isdigit():
+            if not port or not (port.isascii() and port.isdigit()):
                 self._wait_exit()
                 raise PolicyPackError(f"policy pack {self.pack_dir} failed to start:\n{self.stderr_tail() or port or '(no output)'}")
             self._channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=_CHANNEL_OPTIONS)
