@@ -31,6 +31,7 @@ from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack
 from gkecap.engine.stack_names import name_problem
 from gkecap.engine.state_import import StateError, load_state
 from gkecap.policy_pack.analysis import StreamingAnalysis
+from gkecap.previous_state import irreversible_changes
 from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
 from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.results import Diagnostic, PolicyPackError, PolicyResult
@@ -207,8 +208,8 @@ def plan(
             run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None)
         except ProgramFailed as exc:
             raise PlanError(program_problems(exc)) from None
-        if deployed is not None:
-            _check_irreversible(deployed, run.records, previous_state, spec)
+        if deployed is not None and (problems := irreversible_changes(deployed, run.records, previous_state, spec)):
+            raise PlanError(problems)
         timings["program"] = time.perf_counter() - t0
         policies = None
         if analysis is not None:
@@ -282,27 +283,10 @@ def check_state(
 
 
 def _previous_records(path: Path | None) -> list[ResourceRecord] | None:
-    if path is None:
-        return None
     try:
-        return load_state(path)[0]
+        return load_state(path)[0] if path is not None else None
     except StateError as exc:
         raise PlanError([f"--state: {problem}" for problem in exc.problems]) from None
-
-
-def _check_irreversible(deployed: list[ResourceRecord], planned: list[ResourceRecord], state_file: Any, spec: Any) -> None:
-    from gkecap.previous_state import unsubmitted_reservations
-
-    names = [r.name for r in getattr(spec, "reservations", None) or []]
-    problems = []
-    for found in unsubmitted_reservations(deployed, planned):
-        where = f"{ENVIRONMENT_KEY}.reservations[{names.index(found.name)}].submit: " if found.name in names else ""
-        problems.append(
-            f"{where}calendar reservation {found.name!r} is SUBMITTED in {state_file} and would become {found.planned_status}: "
-            "a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); keep submit: true"
-        )
-    if problems:
-        raise PlanError(problems)
 
 
 def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from gkecap.engine.resource_record import ResourceRecord
 
+ENVIRONMENT_KEY = "gkecap:environment"
 FUTURE_RESERVATION_TYPE = "gcp:compute/futureReservation:FutureReservation"
 SUBMITTED = "SUBMITTED"  # FutureReservation.planningStatus. FACTS C [S3, S6]
 
@@ -65,3 +67,17 @@ def _status(record: ResourceRecord) -> str | None:
 def _name(record: ResourceRecord) -> str:
     name = record.inputs.get("name")
     return name if isinstance(name, str) and name else record.name
+
+
+def irreversible_changes(previous: Iterable[ResourceRecord], planned: Iterable[ResourceRecord], state_file: Any, spec: Any = None) -> list[str]:
+    """One message per reservation the plan would un-submit, at its environment path when `spec` declares it."""
+    names = [r.name for r in getattr(spec, "reservations", None) or []]
+    problems = []
+    for found in unsubmitted_reservations(previous, planned):
+        where = f"{ENVIRONMENT_KEY}.reservations[{names.index(found.name)}].submit: " if found.name in names else ""
+        problems.append(
+            f"{where}calendar reservation {found.name!r} is SUBMITTED in {state_file} and would become "
+            f"{found.planned_status}: a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); "
+            "keep submit: true"
+        )
+    return problems
