@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 from gkecap import shutdown
-from gkecap.commands import catalog, manifests, plan
+from gkecap.commands import catalog, manifests, plan, policies
 
 
 def build_app() -> typer.Typer:
@@ -26,6 +26,7 @@ def build_app() -> typer.Typer:
     app.command("plan")(plan.plan_command)
     app.command("check")(plan.check_command)
     app.command("manifests")(manifests.manifests_command)
+    app.command("policies")(policies.policies_command)
     return app
 
 
@@ -33,7 +34,7 @@ app = build_app()
 
 
 def main() -> None:
-    # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP become `Terminated`.
+    # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP/SIGINT become `Terminated`.
     shutdown.install_signal_handlers()
     try:
         app()
