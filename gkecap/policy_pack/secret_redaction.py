@@ -43,8 +43,9 @@ def _collect(value: struct_pb2.Value, secret: bool, found: set[str]) -> None:
             sig = fields[SIG_KEY].string_value
             if sig == SECRET_SIG or (sig == OUTPUT_VALUE_SIG and "secret" in fields and fields["secret"].bool_value):
                 secret = True
-        for item in fields.values():
-            _collect(item, secret, found)
+        for key, item in fields.items():
+            if key != SIG_KEY:  # the signature is Pulumi's marker, not the secret
+                _collect(item, secret, found)
     elif kind == "list_value":
         for item in value.list_value.values:
             _collect(item, secret, found)
