@@ -32,14 +32,21 @@ class StateError(ValueError):
         super().__init__("\n".join(problems))
 
 
+STDIN = "-"
+
+
 def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
-    """(records, stack, project) of a stack export file."""
+    """(records, stack, project) of a stack export file; `-` reads it from stdin (`pulumi stack export | gkecap check --state -`)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = sys.stdin.read() if str(path) == STDIN else path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StateError([f"{path}: cannot read: {exc.strerror}"]) from None
     except UnicodeDecodeError as exc:
-        raise StateError([f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
+        raise StateError([f"{'stdin' if str(path) == STDIN else path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
+    if str(path) == STDIN:
+        path = Path("stdin")
+        if not text.strip():
+            raise StateError(["--state -: stdin is empty; pipe `pulumi stack export` into it"])
     try:
         document = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
