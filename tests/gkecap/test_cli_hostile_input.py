@@ -100,6 +100,13 @@ def test_alias_bomb_in_the_stack_file_is_refused_fast(tmp_path):
     assert run.seconds < 90  # unbounded expansion ran for many minutes and GBs
 
 
+def test_a_program_that_never_ends_stops_at_the_timeout_with_the_pack(tmp_path):
+    program = write_program(tmp_path / "prog", POOL.format(i=0) + "import time\nwhile True:\n    time.sleep(1)\n")
+    run = run_gkecap(["plan", "--program", str(program), "--timeout", "20", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=BOUND)
+    assert_clean(run, 2)
+    assert any(line.startswith("error: --timeout: the plan did not finish within 20 s") for line in run.error_lines), run.stderr
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_gkecap_and_the_pack(tmp_path, signum):
     # SIGTERM: CI timeouts, `timeout`, `docker stop`; clean-up relied on atexit, which the signal never ran.
