@@ -77,7 +77,7 @@ def irreversible_changes(previous: Iterable[ResourceRecord], planned: Iterable[R
         where = f"{ENVIRONMENT_KEY}.reservations[{names.index(found.name)}].submit: " if found.name in names else ""
         problems.append(
             f"{where}calendar reservation {found.name!r} is SUBMITTED in {state_file} and would become "
-            f"{found.planned_status}: a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); "
+            f"{found.planned_status}: a submitted calendar reservation cannot be un-submitted or cancelled; "
             "keep submit: true"
         )
     return problems

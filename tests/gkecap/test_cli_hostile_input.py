@@ -356,7 +356,7 @@ def test_unsubmitting_a_submitted_reservation_is_exit_2_naming_it(tmp_path):
     assert_clean(run, 2)
     assert run.error_lines == [
         f"error: gkecap:environment.reservations[0].submit: calendar reservation 'dec-run' is SUBMITTED in {state} and would "
-        "become DRAFT: a submitted calendar reservation cannot be un-submitted or cancelled (FACTS C); keep submit: true"
+        "become DRAFT: a submitted calendar reservation cannot be un-submitted or cancelled; keep submit: true"
     ]
     assert not (tmp_path / "out").exists()
     kept = run_gkecap(["plan", "--program", str(STACKS), "--config", str(submitted), "--state", str(state), "--no-policies", "--out", str(tmp_path / "out")], cwd=tmp_path, timeout=BOUND)
