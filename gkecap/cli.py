@@ -11,7 +11,7 @@ from importlib import metadata
 import typer
 
 from gkecap import shutdown
-from gkecap.commands import catalog, manifests, plan, policies
+from gkecap.commands import catalog, manifests, plan, policies, vertex_job, workload
 from gkecap.commands.help_texts import COMMANDS, MAIN
 
 
@@ -43,6 +43,8 @@ def build_app() -> typer.Typer:
     app.command("check", epilog=COMMANDS["check"])(plan.check_command)
     app.command("manifests", epilog=COMMANDS["manifests"])(manifests.manifests_command)
     app.command("policies", epilog=COMMANDS["policies"])(policies.policies_command)
+    app.command("workload", epilog=COMMANDS["workload"])(workload.workload_command)
+    app.command("vertex-job", epilog=COMMANDS["vertex-job"])(vertex_job.vertex_job_command)
     return app
 
 

@@ -3,7 +3,7 @@
 The commands run in a directory laid out like a clone (its `stacks/`, `Pulumi.yaml` and `.venv/bin/gkecap`
 point at this checkout and the venv running the tests), so they write their `out/` there, not into the
 checkout. `make` lines are checked with `make -n` (the target exists and runs what it says; `make test` would
-run this test again). Lines that need the Pulumi or gcloud CLI and a cloud account are listed, not run.
+run this test again). Lines that need the Pulumi, gcloud or kubectl CLI and a cloud account are listed, not run.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-CLOUD_TOOLS = ("pulumi ", "gcloud ")
+CLOUD_TOOLS = ("pulumi ", "gcloud ", "kubectl ")  # kubectl: a running cluster
 
 
 def _commands() -> list[str]:

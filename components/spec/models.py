@@ -44,6 +44,7 @@ from gkecap.components.spec.fields import (
     Weight,
     Zone,
 )
+from gkecap.components.spec.vertex import VertexSpec
 
 CapacityModelName = Literal[CAPACITY_MODELS]  # type: ignore[valid-type]
 QuotaMap = dict[str, NonNegativeInt]  # pool name -> accelerators (GPUs, TPU chips)
@@ -225,6 +226,7 @@ class EnvironmentSpec(_SpecModel):
     cohorts: list[CohortSpec] = Field(default_factory=list)
     teams: list[TeamSpec] = Field(default_factory=list)
     priority_classes: list[PriorityClassSpec] | None = None
+    vertex: VertexSpec | None = None  # Vertex AI training with FLEX_START (spec.vertex)
 
     _warnings: list[str] = PrivateAttr(default_factory=list)
     _warning_issues: list[Any] = PrivateAttr(default_factory=list)  # the same findings as Issues (path, message)

@@ -20,6 +20,8 @@ MAIN = _epilog(
     "gkecap slice ct6e-standard-4t 4x4",
     "gkecap manifests --stack prod",
     "gkecap policies",
+    "gkecap workload --stack prod --team llm --pool h100-dws --pods 2",
+    "gkecap vertex-job --stack prod --profile llm-h100",
 )
 COMMANDS = {
     "plan": _epilog(
@@ -40,4 +42,10 @@ COMMANDS = {
                         exit_codes="Exit codes: 0 listed; 2 the pack could not be started."),
     "manifests": _epilog("gkecap manifests --stack prod", "gkecap manifests --config Pulumi.prod.yaml --stdout | kubectl diff -f -",
                          exit_codes="Exit codes: 0 written; 2 invalid config (a message per problem on stderr)."),
+    "workload": _epilog("gkecap workload --stack prod --team llm --pool h100-dws --pods 2 | kubectl create -f -",
+                        "gkecap workload --stack prod --team vision --pool v6e-4x4 --pods 8   # a JobSet of 2 slices",
+                        exit_codes="Exit codes: 0 printed; 2 invalid config, or a shape the pool cannot run (the reason on stderr)."),
+    "vertex-job": _epilog("gkecap vertex-job --stack prod --profile llm-h100",
+                          "gkecap vertex-job --stack prod --profile llm-h100 --format gcloud > job.yaml",
+                          exit_codes="Exit codes: 0 printed; 2 invalid config or unknown profile."),
 }

@@ -52,6 +52,9 @@ def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetim
     written["report"] = _replace(out_dir / REPORT_HTML, render_html(result, model, now=now or datetime.now(timezone.utc)))
     if model is not None:
         written["manifests"] = _write_manifests(result, model, out_dir / MANIFESTS_DIR)
+        from gkecap.starters import write_starters  # workloads/ and vertex/: starters for the teams
+
+        written.update(write_starters(model, out_dir, result.stack, _replace))
     else:  # a bare program: manifests of an earlier run of an environment here are stale
         from gkecap.manifests import remove_manifests
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from gkecap.components.model import CapacityModel
 from gkecap.report import facts
+from gkecap.report.vertex import vertex_section
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#1f2328;background:#fff}
@@ -210,6 +211,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         parts.append(_charts(model, now))
         parts.append(_pools(model))
         parts.append(_teams(model))
+        parts.append(vertex_section(model))
     parts.append(_warnings(model, list(getattr(result, "logs", ()))))
     parts.append(_violations(result, rows))
     parts.append(_resources(result.resources))
