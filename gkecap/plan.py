@@ -231,7 +231,8 @@ def plan(
         if analysis is not None:
             t0 = time.perf_counter()
             try:
-                policies = analysis.finish(run.records)
+                # The report's plain inputs are converted while the pack checks the stack (in parallel with it).
+                policies = analysis.finish(run.records, while_waiting=lambda: prepare_records(run.records))
             except (PolicyPackError, PolicyConfigError) as exc:
                 raise PlanError(_pack_problems(exc)) from None
             finally:
@@ -308,6 +309,13 @@ def _previous_records(path: Path | None) -> list[ResourceRecord] | None:
         return load_state(path)[0] if path is not None else None
     except StateError as exc:
         raise PlanError([f"--state: {problem}" for problem in exc.problems]) from None
+
+
+def prepare_records(records: list[ResourceRecord]) -> None:
+    """Convert every record's inputs to plain data now (cached on the record), as `--format json` and the
+    report read them."""
+    for record in records:
+        record.inputs  # noqa: B018 -- the property converts and caches
 
 
 def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
