@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperGroup
 from typer.models import CommandInfo
 
+from gkecap import shutdown  # stdlib only: signal handling and child clean-up for main()
 from gkecap.commands import help_texts  # plain strings: examples and exit codes each help ends with
 
 
@@ -106,4 +107,13 @@ app = build_app()
 
 
 def main() -> None:
-    app()
+    # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP/SIGINT become `Terminated`.
+    shutdown.install_signal_handlers()
+    try:
+        app()
+    except shutdown.Terminated as exc:
+        shutdown.stop_children()
+        typer.echo(f"error: {exc}; the run was abandoned", err=True)
+        raise SystemExit(exc.exit_code) from None
+    finally:
+        shutdown.stop_children()

@@ -30,8 +30,10 @@ from gkecap.engine.program import Program, ProgramError, find_program
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.engine.run import LogEntry, ProgramFailed, run_program
 from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack_config
+from gkecap.engine.stack_names import name_problem
 from gkecap.engine.state_import import StateError, load_state
 from gkecap.policy_pack.analysis import StreamingAnalysis
+from gkecap.previous_state import irreversible_changes
 from gkecap.policy_pack.policy_config import PolicyConfigError, PolicySettings, load_policy_config
 from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.results import Diagnostic, PolicyPackError, PolicyResult
@@ -110,7 +112,20 @@ def default_policy_pack() -> Path:
 
 
 def resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
-    """(program, stack name, stack file) for the CLI's three ways to name what to plan."""
+    """(program, stack name, stack file) for the CLI's three ways to name what to plan; the names follow
+    Pulumi's rules (gkecap.engine.stack_names), so neither can lead a path out of `out/`."""
+    if stack is not None and (problem := name_problem(stack)):
+        raise PlanError([f"--stack: {problem}"])
+    program, stack_name, stack_file = _resolve_program(program_dir, config_file, stack, cwd)
+    problems = [f"{program.entry.parent}: {p}" for p in [name_problem(program.project, "project")] if p]
+    if problem := name_problem(stack_name):
+        problems.append(f"{stack_file or '--stack'}: {problem}")
+    if problems:
+        raise PlanError(problems)
+    return program, stack_name, stack_file
+
+
+def _resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
     cwd = cwd or Path.cwd()
     explicit_program = program_dir is not None
     if program_dir is None:
@@ -160,10 +175,12 @@ def plan(
     no_policies: bool = False,
     cwd: Path | None = None,
     stack_outputs: dict[str, Any] | None = None,
+    previous_state: Path | None = None,
 ) -> PlanResult:
     """Evaluate a program offline and run the policy pack over what it registers.
 
-    `stack_outputs` ({stack name: outputs}) feeds the program's `pulumi.StackReference`s."""
+    `stack_outputs` ({stack name: outputs}) feeds the program's `pulumi.StackReference`s. `previous_state`: the
+    stack's deployed state (`pulumi stack export`), for what cannot be undone (gkecap.previous_state)."""
     started = time.perf_counter()
     program, stack_name, stack_file = resolve_program(program_dir, config_file, stack, cwd)
     try:
@@ -174,6 +191,7 @@ def plan(
 
     config_warnings = unknown_key_diagnostics(config, program.project)
     policy_settings = _policy_settings(policy_config_file)
+    deployed = _previous_records(previous_state)
     timings: dict[str, float] = {"load": time.perf_counter() - started}
 
     pack = None
@@ -206,6 +224,8 @@ def plan(
                 raise exc.cause.at(ci_diagnostics.program_location(exc)) from None
             located = ci_diagnostics.program_diagnostics(exc, input_issues(exc.cause), error_problems(exc.cause))
             raise PlanError(program_problems(exc), located) from None
+        if deployed is not None and (problems := irreversible_changes(deployed, run.records, previous_state, spec)):
+            raise PlanError(problems)
         timings["program"] = time.perf_counter() - t0
         policies = None
         if analysis is not None:
@@ -282,6 +302,13 @@ def check_state(
         timings={"total": time.perf_counter() - started},
         source=str(state_file),
     )
+
+
+def _previous_records(path: Path | None) -> list[ResourceRecord] | None:
+    try:
+        return load_state(path)[0] if path is not None else None
+    except StateError as exc:
+        raise PlanError([f"--state: {problem}" for problem in exc.problems]) from None
 
 
 def prepare_records(records: list[ResourceRecord]) -> None:

@@ -49,6 +49,8 @@ from gkecap.policies.rules.team_isolation import (
     check_single_open_queue,
     check_team_isolation,
 )
+from gkecap.policies.rules.node_pool_ranges import check_node_pool_ranges
+from gkecap.policies.rules.local_queues import check_local_queue_admitted, is_namespace_token
 from gkecap.policies.rules.vertex import VERTEX_TYPES, check_vertex_flex_start, check_vertex_quota_covers
 from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
 
@@ -73,6 +75,14 @@ ALL_POLICIES += [
         "TPU7x node pools placed by a workload policy of this stack are sized to that policy's accelerator topology.",
         check_tpu_workload_policies,
         types=lambda token: token in NODE_POOL_TYPES or token == RESOURCE_POLICY_TYPE,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "node-pool-field-ranges",
+        "Node pool counts and sizes (node counts, autoscaling limits, disk size, local SSDs) fit the GKE API's "
+        "32-bit fields.",
+        check_node_pool_ranges,
+        types=NODE_POOL_TYPES,
         enforcement_level="mandatory",
     ),
     resource_policy(
@@ -198,6 +208,14 @@ ALL_POLICIES += [
         "A ClusterQueue without namespaceSelector admits no namespace at all.",
         check_namespace_selector_present,
         types=is_kueue_token,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "local-queue-namespace-admitted",
+        "A LocalQueue's namespace is admitted by its ClusterQueue's namespaceSelector (else its workloads are never "
+        "admitted).",
+        check_local_queue_admitted,
+        types=lambda token: is_kueue_token(token) or is_namespace_token(token),
         enforcement_level="advisory",
     ),
     stack_policy(

@@ -94,7 +94,7 @@ class ResourceView:
                 if part not in value:
                     return default
                 value = value[part]
-            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            elif isinstance(value, list) and part.isascii() and part.isdigit() and int(part) < len(value):
                 value = value[int(part)]
             else:
                 return default

@@ -23,7 +23,11 @@ NODE_POOL_NAME_MAX = 40
 # Project IDs: 6-30 lowercase letters, digits and hyphens, a letter first, not ending with a hyphen; legacy
 # domain-scoped IDs carry a `domain:` prefix.
 PROJECT_PATTERN = re.compile(r"([a-z][-a-z0-9.]*[a-z0-9]:)?[a-z][-a-z0-9]{4,28}[a-z0-9]", re.ASCII)
-EMAIL_PATTERN = re.compile(r"[^@\s:]+@[^@\s]+\.[^@\s]+")
+# Email addresses: the WHATWG HTML "valid e-mail address" (https://html.spec.whatwg.org/multipage/input.html
+# #valid-e-mail-address), ASCII only, with a dotted domain: no `<`, `>`, quotes, spaces or control characters,
+# which have no place in an IAM principal or an RBAC subject.
+_EMAIL_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL_PATTERN = re.compile(rf"[A-Za-z0-9.!#$%&'*+/=?^_`{{|}}~-]+@{_EMAIL_LABEL}(?:\.{_EMAIL_LABEL})+", re.ASCII)
 # The default Compute Engine service account: <project number>-compute@developer.gserviceaccount.com.
 DEFAULT_COMPUTE_SA_PATTERN = re.compile(r"[0-9]+-compute@developer\.gserviceaccount\.com", re.ASCII)
 # IAM principal prefixes a team member may use (GKE RBAC binds Google users, groups and service accounts).

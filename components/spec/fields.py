@@ -16,6 +16,7 @@ from typing import Annotated, Any, Callable
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from gkecap.components.gke import calendar_window
+from gkecap.components.gke.api_ranges import INT32_MAX, INT32_MIN  # GKE's 32-bit fields
 from gkecap.components.gke.locations import region_issues, zone_issues
 from gkecap.components.gke.resource_names import (
     gce_name_issues,
@@ -27,9 +28,6 @@ from gkecap.components.gke.versions import version_issues
 from gkecap.components.issues import Issue
 from gkecap.components.k8s.names import dns1123_label_errors, dns1123_subdomain_errors
 from gkecap.components.kueue_api.releases import positive_quantity_issues, release_issues
-
-INT32_MAX = 2**31 - 1
-INT32_MIN = -(2**31)
 
 
 def _checked(problem: Callable[[Any], str | None]) -> AfterValidator:

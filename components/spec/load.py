@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 from pydantic import ValidationError
 
 from gkecap.components.spec.checks import check_environment
@@ -28,6 +27,7 @@ from gkecap.components.spec.errors import (
     unique,
 )
 from gkecap.components.spec.models import EnvironmentSpec
+from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
 
 
 def load_environment(
@@ -79,10 +79,12 @@ def load_stack_file(path: str | Path, *, now: datetime | None = None) -> Environ
     """Load a ``Pulumi.<env>.yaml`` (with a top-level ``config:``) or a bare environment mapping."""
     path = Path(path)
     try:
-        document = yaml.safe_load(path.read_text())
+        document = load_yaml(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise SpecError([Issue(str(path), f"cannot read the file: {err.strerror or err}")]) from None
-    except yaml.YAMLError as err:
+    except UnicodeDecodeError as err:
+        raise SpecError([Issue(str(path), f"not UTF-8 text (byte {err.start}: {err.reason})")]) from None
+    except YamlInputError as err:
         raise SpecError([Issue(str(path), f"not valid YAML: {err}")]) from None
     if not isinstance(document, Mapping):
         raise SpecError([Issue(str(path), f"expected a mapping at the top level, got {show(document)}")])

@@ -16,6 +16,7 @@ import typer
 from gkecap.manifests import to_yaml, write_manifests
 from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
 from gkecap.engine.stack_config import StackConfigError, load_stack_config
+from gkecap.engine.stack_names import name_problem
 
 EXIT_INVALID = 2
 DEFAULT_PROJECT = "gkecap"  # namespace of bare config keys when no Pulumi project is at hand
@@ -44,6 +45,8 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
         if not config_file.is_file():
             raise PlanError([f"--config: {config_file}: file not found"])
         project, stack_name, stack_file = DEFAULT_PROJECT, stack or stack_name_of(config_file), config_file
+        if problem := name_problem(stack_name):  # it names out/<stack>/manifests: Pulumi's rule, as for plan
+            raise PlanError([f"{'--stack' if stack else config_file}: {problem}"])
     else:
         program, stack_name, stack_file = resolve_program(program_dir, config_file, stack)
         project = program.project

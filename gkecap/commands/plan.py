@@ -47,6 +47,7 @@ def plan_command(
     out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<project>/<stack>; with --format json only when given).", file_okay=False),
     stack_outputs: list[str] = typer.Option([], "--stack-outputs", metavar="NAME=FILE", help="Outputs of a stack the program references with pulumi.StackReference(NAME): the JSON of `pulumi stack output --json`. Repeatable."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0, help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
+    state: Path | None = typer.Option(None, "--state", help="The stack's deployed state (`pulumi stack export`): refuse what cannot be undone, such as un-submitting a calendar reservation.", dir_okay=False),
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
 
@@ -55,7 +56,7 @@ def plan_command(
             outputs = load_stack_outputs(stack_outputs)
         except StackOutputsError as exc:
             raise PlanError(exc.problems) from None
-        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs)
+        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs, previous_state=state)
 
     # --format json is for machines reading stdout: the report files (charts, manifests) only on request.
     write_files = output is not OutputFormat.json or out is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
 
 
 class ProgramError(ValueError):
@@ -75,9 +75,11 @@ def _nearest_project_file(directory: Path) -> Path | None:
 
 def _read_project(path: Path) -> dict:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ProgramError(f"{path}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        document = load_yaml(path.read_text(encoding="utf-8"))  # as strict as the CLI: spec.strict_yaml
+    except UnicodeDecodeError as exc:
+        raise ProgramError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    except YamlInputError as exc:
+        raise ProgramError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(document, dict):
         raise ProgramError(f"{path}: a project file is a mapping with `name:` and `runtime:`")
     return document

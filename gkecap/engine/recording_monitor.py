@@ -95,6 +95,11 @@ class RecordingMonitor(MockMonitor):
             outputs_struct=outputs if extra is None else None,
             output_extra=extra,
         )
+        non_finite = record.non_finite_inputs()
+        if non_finite:
+            # Before the SDK fails on the echoed output with no name ("cannot convert float NaN to integer").
+            raise ValueError(f"{type_} {name!r}: {', '.join(non_finite)}: NaN or Infinity is not a value a resource "
+                             "input can hold (Pulumi's encodings are JSON numbers)")
         self._record(record)
         if request.remote:
             self._construct(record)

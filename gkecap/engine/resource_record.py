@@ -11,7 +11,7 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
-from gkecap.engine.struct_values import struct_to_plain
+from gkecap.engine.struct_values import OUTPUT_VALUE_SIG, SECRET_SIG, non_finite_paths, struct_to_plain
 
 ROOT_STACK_TYPE = "pulumi:pulumi:Stack"
 PROVIDER_TYPE_PREFIX = "pulumi:providers:"
@@ -146,6 +146,15 @@ class ResourceRecord:
             if data:
                 struct.update(data)
         return struct
+
+    def non_finite_inputs(self) -> list[str]:
+        """Paths of NaN/Infinity inputs: no Pulumi encoding (JSON, the state file) can hold them."""
+        return non_finite_paths(self._inputs_wire)
+
+    def may_hold_secrets(self) -> bool:
+        """Whether the inputs may hold a secret (a cheap byte check on the wire form; plain-only inputs: True)."""
+        wire = self._inputs_wire
+        return wire is None or SECRET_SIG.encode() in wire or OUTPUT_VALUE_SIG.encode() in wire
 
     @property
     def has_outputs(self) -> bool:

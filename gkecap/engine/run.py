@@ -47,6 +47,7 @@ from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.origins import RegistrationOrigins
 from gkecap.engine.stack_references import check_reference
 from gkecap.engine.program import Program
+from gkecap.engine.program_exit import SDK_THREAD_PREFIX, contained_program, ended_early
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
 from gkecap.engine.stack_config import StackConfig
@@ -137,7 +138,8 @@ def run_program(
     try:
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
         check = functools.partial(check_reference, stack_outputs=monitor.stack_outputs)
-        with origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
+        # sys.exit/os._exit/print in the program: see gkecap.engine.program_exit
+        with contained_program(), origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
             run_callable(
                 lambda: _run_entry(program.entry),
                 monitor,
@@ -149,6 +151,8 @@ def run_program(
                 root_directory=program.project_dir,
                 workers=workers,
             )
+    except (SystemExit, KeyboardInterrupt) as exc:  # the program ended the run: never gkecap's exit code
+        raise ProgramFailed(ended_early(exc), program, _program_location(exc, program), origins) from exc
     except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
         raise ProgramFailed(exc, program, _program_location(exc, program), origins) from exc
     finally:
@@ -215,7 +219,7 @@ def _run_in_context(
     # "AST constructor recursion depth mismatch"). The exception itself reaches the caller.
     loop.set_exception_handler(lambda _loop, _context: None)
     # The SDK sends every registration through the loop's default executor, as under the CLI.
-    executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="gkecap-sdk")
+    executor = ThreadPoolExecutor(max_workers=workers or min(32, (os.cpu_count() or 1) + 4), thread_name_prefix=SDK_THREAD_PREFIX)
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     try:

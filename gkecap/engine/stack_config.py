@@ -17,12 +17,15 @@ from typing import Any
 
 import yaml
 
+from gkecap.components.spec.strict_yaml import StrictSafeLoader, YamlInputError, load_yaml
+
 SECRET_PLACEHOLDER = "[secret]"
 
 
-class _CliYamlLoader(yaml.SafeLoader):
+class _CliYamlLoader(StrictSafeLoader):
     """SafeLoader reading scalars as the CLI's YAML 1.2 parser does: timestamps stay the text written
-    (`start: 2026-12-07T00:00:00Z`), and only true/false are booleans (`on`, `no` stay strings)."""
+    (`start: 2026-12-07T00:00:00Z`), and only true/false are booleans (`on`, `no` stay strings); duplicate keys
+    and excessive aliasing are errors, as in the CLI (gkecap.components.spec.strict_yaml)."""
 
 
 _CliYamlLoader.yaml_implicit_resolvers = {
@@ -61,13 +64,13 @@ def load_stack_config(path: Path | None, project: str) -> StackConfig:
         raise StackConfigError(f"{path}: stack config file not found") from None
     except OSError as exc:
         raise StackConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise StackConfigError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     try:
-        document = yaml.load(text, Loader=_CliYamlLoader)  # noqa: S506 -- a SafeLoader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise StackConfigError(f"{path}:{where}: not valid YAML: {problem}") from None
+        document = load_yaml(text, _CliYamlLoader)
+    except YamlInputError as exc:
+        where = f" line {exc.line}, column {exc.column}" if exc.line is not None else ""
+        raise StackConfigError(f"{path}:{where}: not valid YAML: {exc.problem}") from None
     return stack_config_from_document(document, project, path)
 
 

@@ -10,6 +10,8 @@ not accept them. Integral numbers become int: the Struct holds every number as a
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 from google.protobuf import struct_pb2
@@ -91,3 +93,33 @@ def _downgrade(value: struct_pb2.Value) -> None:
     elif kind == "list_value":
         for item in value.list_value.values:
             _downgrade(item)
+
+
+# A Value's number_value is field 2, a double (wire type 1): tag 0x11, then 8 little-endian bytes. NaN and
+# the infinities have every exponent bit set: the last two bytes are [xF-] [x7F|xFF]. A byte search finds
+# candidates in C; only then is the Struct walked for their paths.
+_NON_FINITE_CANDIDATE = re.compile(rb"\x11.{6}[\xf0-\xff][\x7f\xff]", re.DOTALL)
+
+
+def non_finite_paths(wire: bytes | None) -> list[str]:
+    """Dotted paths of NaN/Infinity numbers in a serialized Struct (Pulumi's JSON-based encodings have none)."""
+    if not wire or _NON_FINITE_CANDIDATE.search(wire) is None:
+        return []
+    struct = struct_pb2.Struct()
+    struct.ParseFromString(wire)
+    found: list[str] = []
+    for key, value in struct.fields.items():
+        _non_finite(value, key, found)
+    return found
+
+
+def _non_finite(value: struct_pb2.Value, path: str, found: list[str]) -> None:
+    kind = value.WhichOneof("kind")
+    if kind == "number_value" and not math.isfinite(value.number_value):
+        found.append(path)
+    elif kind == "struct_value":
+        for key, item in value.struct_value.fields.items():
+            _non_finite(item, f"{path}.{key}", found)
+    elif kind == "list_value":
+        for index, item in enumerate(value.list_value.values):
+            _non_finite(item, f"{path}[{index}]", found)

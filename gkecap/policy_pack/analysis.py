@@ -18,6 +18,7 @@ from gkecap.engine.resource_record import ResourceRecord
 from gkecap.policy_pack import messages
 from gkecap.policy_pack.policy_config import PolicySettings
 from gkecap.policy_pack.process import PolicyPackProcess
+from gkecap.policy_pack.secret_redaction import redact, secret_texts
 from gkecap.policy_pack.results import Diagnostic, PolicyResult
 
 _IN_FLIGHT = 16  # Analyze calls kept in flight while streaming
@@ -60,10 +61,11 @@ class StreamingAnalysis:
             raise self._error
         providers = {r.urn: r for r in records if r.is_provider}
         self._diagnostics.extend(self.pack.analyze_stack(records, providers, while_waiting=while_waiting))
+        secrets = secret_texts(records)
         return PolicyResult(
             info=self.pack.info(),
             config=self._config,
-            diagnostics=self._diagnostics,
+            diagnostics=redact(self._diagnostics, secrets) if secrets else self._diagnostics,
             analyzed=self._analyzed,
             seconds=time.perf_counter() - self._started,
         )
@@ -75,6 +77,9 @@ class StreamingAnalysis:
         self._thread.join(timeout=30)
 
     def _work(self) -> None:
+        # Whether the stop signal (None) was taken: a failure after it (one of the last in-flight calls) must not
+        # wait for a second one that never comes (that hung the run).
+        stopped = False
         try:
             self.pack.connect()
             self.pack.info()
@@ -85,6 +90,7 @@ class StreamingAnalysis:
             while True:
                 record = self._queue.get()
                 if record is None:
+                    stopped = True
                     break
                 if record.is_provider:
                     self._providers[record.urn] = record
@@ -100,7 +106,7 @@ class StreamingAnalysis:
                 self._diagnostics.extend(self.pack.analyzed(future, urn))
         except BaseException as exc:  # noqa: BLE001 -- re-raised by finish()
             self._error = exc
-            while self._queue.get() is not None:  # let submitters finish
+            while not stopped and self._queue.get() is not None:  # let submitters finish
                 pass
 
     def _remediated(self, record: ResourceRecord, provider: ResourceRecord | None) -> ResourceRecord:

@@ -48,13 +48,33 @@ def load_policy_config(path: Path) -> dict[str, PolicySettings]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PolicyConfigError([f"{path}: cannot read policy config: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise PolicyConfigError([f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
     if not text.strip():
         return {}
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
         raise PolicyConfigError([f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from None
+    except _DuplicateKey as exc:
+        raise PolicyConfigError([f"{path}: key {exc} is given twice in one object; give it once"]) from None
+    except RecursionError:
+        raise PolicyConfigError([f"{path}: nested too deeply to read"]) from None
     return parse_policy_config(data, source=str(path))
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A repeated key would silently keep the last value (json's default): a careless merge must not pass.
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(repr(key))
+        result[key] = value
+    return result
 
 
 def parse_policy_config(data: Any, source: str = "policy config") -> dict[str, PolicySettings]:

@@ -36,6 +36,7 @@ import yaml
 from google.protobuf import empty_pb2
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
+from gkecap import shutdown
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.policy_pack import messages
 from gkecap.policy_pack.policy_config import PolicySchema, PolicySettings, reconcile
@@ -145,8 +146,10 @@ class PolicyPackProcess:
             stderr=subprocess.PIPE,
         )
         # No preexec_fn (e.g. prctl PDEATHSIG): gRPC threads run in this process, and Python code between
-        # fork and exec can crash the child. atexit stops the pack when gkecap exits or fails instead.
+        # fork and exec can crash the child. atexit stops the pack when gkecap exits or fails instead, and
+        # gkecap.shutdown on a signal or any other way out.
         atexit.register(self.close)
+        shutdown.track(self)
         threading.Thread(target=self._read_stdout, name="policy-pack-stdout", daemon=True).start()
         threading.Thread(target=self._read_stderr, name="policy-pack-stderr", daemon=True).start()
         return self
@@ -181,7 +184,7 @@ class PolicyPackProcess:
             except queue.Empty:
                 self.close()
                 raise PolicyPackError(f"policy pack {self.pack_dir} did not print its port within {self.start_timeout:.0f}s") from None
-            if not port or not port.isdigit():
+            if not port or not (port.isascii() and port.isdigit()):
                 self._wait_exit()
                 raise PolicyPackError(f"policy pack {self.pack_dir} failed to start:\n{self.stderr_tail() or port or '(no output)'}")
             self._channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=_CHANNEL_OPTIONS)
@@ -238,6 +241,7 @@ class PolicyPackProcess:
             self._channel = None
         process, self._process = self._process, None
         atexit.unregister(self.close)
+        shutdown.untrack(self)
         if process is not None and process.poll() is None:
             process.terminate()
             try:

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -97,7 +98,7 @@ def violations_section(console: Console, rows: list[facts.ViolationRow]) -> None
         table.add_column("problem", overflow="fold", ratio=3)
         table.add_column("fix", overflow="fold", ratio=2)
         for row in group:
-            table.add_row(row.policy, row.resource, row.problem, Text(row.fix, style="green"))
+            table.add_row(Text(row.policy), Text(row.resource), Text(row.problem), Text(row.fix, style="green"))
         console.print(table)
 
 
@@ -107,7 +108,7 @@ def resources_table(resources: list[Any]) -> Table:
     table.add_column("type")
     table.add_column("count", justify="right")
     for type_, count in counts.most_common(MAX_RESOURCE_TYPES):
-        table.add_row(type_, str(count))
+        table.add_row(Text(type_), str(count))
     if len(counts) > MAX_RESOURCE_TYPES:
         table.caption = f"{len(counts) - MAX_RESOURCE_TYPES} more types in plan.json"
     return table
@@ -115,7 +116,8 @@ def resources_table(resources: list[Any]) -> Table:
 
 def render(result: Any, console: Console, *, model: CapacityModel | None = None, written: dict[str, Path] | None = None) -> None:
     """The whole plan: header, capacity tables (when there is an environment), warnings, violations, files."""
-    header = f"[bold]{result.project}[/bold] / stack [bold]{result.stack}[/bold]"
+    # Text from users and programs (names, messages) is escaped: `[/x]` in a name is text, not markup.
+    header = f"[bold]{escape(result.project)}[/bold] / stack [bold]{escape(result.stack)}[/bold]"
     if model is not None:
         header += f"  project [bold]{model.project or '-'}[/bold], region {model.region},"
         cluster = model.cluster
@@ -133,19 +135,19 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
         if (vertex := vertex_table(model)) is not None:
             console.print(vertex)
         for warning in model.warnings:
-            console.print(f"[yellow]warning[/yellow]: {warning}")
+            console.print(f"[yellow]warning[/yellow]: {escape(str(warning))}")
     console.print(resources_table(result.resources))
     for entry in getattr(result, "logs", ()):
-        console.print(f"[yellow]{entry.severity}[/yellow]: {entry.message}")
+        console.print(f"[yellow]{entry.severity}[/yellow]: {escape(entry.message)}")
     rows = facts.violation_rows(result.violations, facts.remediations_of(result))
     violations_section(console, rows)
     if getattr(result, "policies", None) is None:
         console.print("Policies: not run (--no-policies)")
     elif not rows:
         info = result.policies.info
-        console.print(f"[green]Policies: no violations[/green] ({info.name} {info.version}, {len(info.policies)} policies)")
+        console.print(f"[green]Policies: no violations[/green] ({escape(info.name)} {escape(info.version)}, {len(info.policies)} policies)")
     if written:
-        console.print("Wrote " + ", ".join(str(path) for path in written.values()))
+        console.print("Wrote " + ", ".join(str(path) for path in written.values()), markup=False)
     mandatory = sum(1 for r in rows if r.level == "mandatory")
     if mandatory:
         console.print(f"[bold red]{mandatory} mandatory violation(s): fix them before `pulumi up`[/bold red]")

@@ -23,7 +23,7 @@ def at(value: Any, path: str) -> Any:
             return value
         if isinstance(value, Mapping):
             value = value.get(part)
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        elif isinstance(value, list) and part.isascii() and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
             return None

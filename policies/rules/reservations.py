@@ -45,9 +45,14 @@ DRAFT = "DRAFT"
 PROTECTING_DELETION_POLICIES = ("PREVENT", "ABANDON")
 
 # Config of the rules that read the clock.
+# RFC 3339 date-time (https://www.rfc-editor.org/rfc/rfc3339#section-5.6), ASCII digits only: a config the pattern
+# refuses is an error where the config is read (`pulumi preview --policy-pack-config` and gkecap validate it
+# against this schema), never a clock silently left at the current time.
+RFC3339_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
 CLOCK_SCHEMA = {
     "now": {
         "type": "string",
+        "pattern": RFC3339_PATTERN,
         "description": "Pin the clock (RFC 3339, e.g. 2026-10-01T00:00:00Z) for reproducible runs; "
         "default: the current time.",
     }
@@ -156,7 +161,13 @@ def _accelerator_kind(props: Mapping[str, Any]) -> str | None:
 
 
 def _now(config: Mapping[str, Any]) -> datetime:
-    return _parse_time(config.get("now")) or datetime.now(timezone.utc)
+    given = config.get("now")
+    if given is None:
+        return datetime.now(timezone.utc)
+    moment = _parse_time(given)
+    if moment is None:  # the schema refuses it first; a pack run without that validation still must not guess
+        raise ValueError(f"config now: {given!r} is not an RFC 3339 time with a zone (e.g. 2026-10-01T00:00:00Z)")
+    return moment
 
 
 def _parse_time(value: Any) -> datetime | None:

@@ -11,9 +11,19 @@ from gkecap.components.kueue_api.cluster_queue import MAX_FLAVORS_PER_GROUP
 from gkecap.components.spec.checks.context import Findings, listing
 from gkecap.components.spec.models import CohortSpec, TeamSpec
 
-# Namespaces a team must never own (its members get edit rights there): Kubernetes' own, Kueue's, and the
-# prefixes GKE and Managed Prometheus use for their system namespaces. Project convention.
-RESERVED_NAMESPACES = frozenset({"default", "kueue-system"})
+# Namespaces a team must never own (its members get edit rights there): Kubernetes' own (`kube-` is reserved,
+# kubernetes.io/docs/concepts/overview/working-with-objects/namespaces), Kueue's, the prefixes GKE and Managed
+# Prometheus use, and the system namespaces of the controllers a GKE cluster commonly runs, where `edit` would
+# hand a team the controller's own credentials or policies: Config Connector (cnrm-system), Policy Controller /
+# Gatekeeper (gatekeeper-system), Config Sync (config-management-system, config-management-monitoring,
+# resource-group-system), Cloud Service Mesh (istio-system, asm-system), GKE Identity Service
+# (anthos-identity-service), cert-manager, and the JobSet and LeaderWorkerSet controllers Kueue works with
+# (jobset-system, lws-system). Sources: docs/sources.md "Reserved namespaces".
+RESERVED_NAMESPACES = frozenset({
+    "default", "kueue-system", "cnrm-system", "gatekeeper-system", "config-management-system",
+    "config-management-monitoring", "resource-group-system", "istio-system", "asm-system",
+    "anthos-identity-service", "cert-manager", "jobset-system", "lws-system",
+})
 RESERVED_NAMESPACE_PREFIXES = ("kube-", "gke-", "gmp-")
 
 
@@ -106,8 +116,9 @@ def _check_namespaces(f: Findings, index: int, team: TeamSpec, owner: dict[str, 
         if existing and namespace in EXISTING_NAMESPACES_ALLOWED:
             pass
         elif namespace in RESERVED_NAMESPACES or namespace.startswith(RESERVED_NAMESPACE_PREFIXES):
-            f.error(path, f"{namespace!r} is reserved for the cluster, GKE or Kueue; a team namespace cannot be "
-                    f"default, kueue-system or start with {', '.join(RESERVED_NAMESPACE_PREFIXES)}")
+            f.error(path, f"{namespace!r} is reserved for the cluster, GKE or Kueue, or a system controller; a team "
+                    f"namespace cannot be one of {', '.join(sorted(RESERVED_NAMESPACES))} or start with "
+                    f"{', '.join(RESERVED_NAMESPACE_PREFIXES)}")
         other = owner.get(namespace)
         if other is not None and other != index:
             f.error(path, f"{namespace!r} already belongs to teams[{other}]; a namespace belongs to one team only")
