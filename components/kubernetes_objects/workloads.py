@@ -70,9 +70,9 @@ def advertised_per_node(pool: PoolPlan) -> int:
     """Units of the pool's resource one node advertises (the unit of the workload's request and of its quota):
     GPUs, or MIG partitions x shared clients on a partitioned or shared GPU pool, or the TPU chips of a VM.
 
-    The model's `units_per_node` (the device plugin's count, `catalog.gpu_units_per_vm`) where the model has it;
-    the physical accelerators per node otherwise."""
-    return getattr(pool, "units_per_node", 0) or pool.accelerators_per_node
+    The model's `units_per_node` (the device plugin's count, `catalog.gpu_units_per_vm`) for GPU pools;
+    the physical accelerators per node (TPU chips) where the model leaves it 0."""
+    return pool.units_per_node or pool.accelerators_per_node
 
 
 def workload_manifest(

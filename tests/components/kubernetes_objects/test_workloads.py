@@ -255,3 +255,15 @@ def test_a_long_default_name_is_shortened_to_a_stable_dns_label():
     first = workload_manifest(model, data["teams"][0]["name"], "l4-flex")["metadata"]["name"]
     again = workload_manifest(model, data["teams"][0]["name"], "l4-flex")["metadata"]["name"]
     assert first == again and len(first) <= 40 and first.startswith("computer-vision")
+
+
+def test_a_mig_pool_fits_as_many_one_unit_pods_as_its_nodes_advertise():
+    # a2-ultragpu-1g with 1g.10gb: 7 partitions per node (catalog.gpu_units_per_vm), 2 nodes: 14 one-unit pods.
+    data = dev()
+    data["nodePools"][0].update({"machineType": "a2-ultragpu-1g", "gpuPartitionSize": "1g.10gb"})
+    data["teams"][0]["quota"]["l4-flex"] = 14
+    model = _model(data)
+    manifest = workload_manifest(model, "vision", "l4-flex", pods=14, accelerators=1)
+    assert manifest["spec"]["parallelism"] == 14
+    [(path, _)] = _issues(model, "vision", "l4-flex", pods=15, accelerators=1)
+    assert path == "pods"
