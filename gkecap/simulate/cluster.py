@@ -29,6 +29,8 @@ STRICT_FIFO = "StrictFIFO"
 # Flavor fungibility values; v1beta1 spells MayStopSearch as Borrow / Preempt (Kueue's conversion).
 MAY_STOP_SEARCH = "MayStopSearch"
 TRY_NEXT_FLAVOR = "TryNextFlavor"
+# Kueue's fairSharing.preemptionStrategies default (config API, v0.19).
+DEFAULT_FAIR_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
 _FUNGIBILITY_ALIASES = {"Borrow": MAY_STOP_SEARCH, "Preempt": MAY_STOP_SEARCH}
 
 
@@ -140,7 +142,8 @@ class Cluster:
 
     def __init__(self, flavors: Iterable[Flavor], queues: Iterable[ClusterQueue], cohorts: Iterable[Cohort] = (),
                  cohort_parents: Mapping[str, str] | None = None, queue_cohorts: Mapping[str, str] | None = None,
-                 fair_sharing: bool = False):
+                 fair_sharing: bool = False, fair_strategies: tuple[str, ...] = DEFAULT_FAIR_STRATEGIES):
+        self.fair_strategies = fair_strategies
         self.flavors = {f.name: f for f in flavors}
         self.queues = {q.name: q for q in queues}
         self.cohorts = {c.name: c for c in cohorts}

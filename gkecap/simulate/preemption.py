@@ -386,7 +386,10 @@ def less_than_initial_share(preemptor_new: Share, target_old: Share, target_new:
     return compare_shares(preemptor_new, target_old) < 0
 
 
-DEFAULT_STRATEGIES = (less_or_equal_to_final_share, less_than_initial_share)
+STRATEGIES = {
+    "LessThanOrEqualToFinalShare": less_or_equal_to_final_share,
+    "LessThanInitialShare": less_than_initial_share,
+}
 
 
 def _queue_within_nominal(ctx: PreemptionContext) -> bool:
@@ -446,7 +449,8 @@ def _second_strategy(ctx: PreemptionContext, retry: list[Workload], targets: lis
     return False, targets
 
 
-def fair_preemptions(ctx: PreemptionContext, strategies=DEFAULT_STRATEGIES) -> list[Target]:
+def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
+    strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
     candidates = _find_candidates(ctx)
     if not candidates:
         return []

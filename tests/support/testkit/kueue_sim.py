@@ -104,7 +104,7 @@ def wl(name: str, queue: str | None = None, requests: Mapping[str, str] | None =
 
 
 def build_cluster(queues: list[QueueSpec], cohorts: list[CohortSpec] = (), flavors: list[Flavor] = (),
-                  fair_sharing: bool = False) -> Cluster:
+                  fair_sharing: bool = False, strategies: tuple[str, ...] | None = None) -> Cluster:
     cohort_objects = []
     parents = {}
     for spec in cohorts:
@@ -124,7 +124,7 @@ def build_cluster(queues: list[QueueSpec], cohorts: list[CohortSpec] = (), flavo
     all_flavors = list(flavors) + [Flavor(f) for q in queue_objects for g in q.resource_groups for f in g.flavors
                                    if f not in names]
     return Cluster(all_flavors, queue_objects, cohort_objects, cohort_parents=parents, queue_cohorts=memberships,
-                   fair_sharing=fair_sharing)
+                   fair_sharing=fair_sharing, **({"fair_strategies": strategies} if strategies else {}))
 
 
 @dataclass
@@ -142,6 +142,7 @@ class PreemptionCase:
     want: Mapping[str, str]
     cohorts: list[CohortSpec] = field(default_factory=list)
     fair_sharing: bool = False
+    strategies: tuple[str, ...] | None = None  # Kueue's fairSharing.preemptionStrategies
 
     @property
     def id(self) -> str:
