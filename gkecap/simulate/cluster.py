@@ -91,6 +91,7 @@ class Workload:
     flavors: list[dict[str, str]] | None = None
     reserved_at: float | None = None
     evicted: bool = False
+    seq: int = 0  # submission order, breaks ties between equal timestamps
 
     def usage(self) -> dict[FlavorResource, int]:
         result: dict[FlavorResource, int] = {}

@@ -14,6 +14,7 @@ fits after an earlier head is retried.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, Workload
@@ -52,7 +53,48 @@ class CycleResult:
 
 def queue_order_key(w: Workload) -> tuple:
     """A ClusterQueue's heap order: higher priority first, then the earlier queue timestamp."""
-    return (-w.priority, w.timestamp, w.name)
+    return (-w.priority, w.timestamp, w.seq, w.name)
+
+
+class _Queue:
+    """A ClusterQueue's pending workloads: a heap in queue order, and (BestEffortFIFO) those set aside as
+    inadmissible until quota is freed (Kueue's inadmissibleWorkloads)."""
+
+    def __init__(self, strategy: str):
+        self.strategy = strategy
+        self.heap: list[tuple[tuple, Workload]] = []
+        self.members: dict[str, Workload] = {}
+        self.inadmissible: dict[str, Workload] = {}
+
+    def push(self, w: Workload) -> None:
+        self.members[w.name] = w
+        self.inadmissible.pop(w.name, None)
+        heapq.heappush(self.heap, (queue_order_key(w), w))
+
+    def remove(self, w: Workload) -> None:
+        self.members.pop(w.name, None)
+        self.inadmissible.pop(w.name, None)
+
+    def head(self) -> Workload | None:
+        while self.heap:
+            w = self.heap[0][1]
+            if self.members.get(w.name) is w and w.name not in self.inadmissible:
+                return w
+            heapq.heappop(self.heap)
+        return None
+
+    def set_aside(self, w: Workload) -> None:
+        if self.strategy == BEST_EFFORT_FIFO:
+            self.inadmissible[w.name] = w
+
+    def requeue_inadmissible(self) -> None:
+        waiting, self.inadmissible = self.inadmissible, {}
+        for w in waiting.values():
+            if self.members.get(w.name) is w:
+                heapq.heappush(self.heap, (queue_order_key(w), w))
+
+    def __len__(self) -> int:
+        return len(self.members)
 
 
 class Scheduler:
@@ -60,38 +102,31 @@ class Scheduler:
 
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
-        self.pending: dict[str, dict[str, Workload]] = {name: {} for name in cluster.queues}
-        self.inadmissible: dict[str, set[str]] = {name: set() for name in cluster.queues}
+        self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
 
     def submit(self, workload: Workload) -> None:
-        self.pending[workload.cluster_queue][workload.name] = workload
+        self.queues[workload.cluster_queue].push(workload)
 
     def withdraw(self, workload: Workload) -> None:
-        self.pending[workload.cluster_queue].pop(workload.name, None)
-        self.inadmissible[workload.cluster_queue].discard(workload.name)
+        self.queues[workload.cluster_queue].remove(workload)
+
+    def pending(self) -> int:
+        return sum(len(q) for q in self.queues.values())
 
     def requeue_inadmissible(self, queue_name: str | None = None) -> None:
         """Quota was freed (or capacity changed): inadmissible workloads of the queue's cohort tree compete again
         (Kueue's QueueInadmissibleWorkloads); with no queue, of every queue."""
         if queue_name is None:
-            names = list(self.inadmissible)
+            names = list(self.queues)
         else:
             queue = self.cluster.queues[queue_name]
             root = queue.root()
             names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
         for name in names:
-            self.inadmissible[name].clear()
+            self.queues[name].requeue_inadmissible()
 
     def heads(self) -> list[Workload]:
-        result = []
-        for name, waiting in self.pending.items():
-            if not waiting:
-                continue
-            skip = self.inadmissible[name] if self.cluster.queues[name].queueing_strategy == BEST_EFFORT_FIFO else ()
-            candidates = [w for w in waiting.values() if w.name not in skip]
-            if candidates:
-                result.append(min(candidates, key=queue_order_key))
-        return result
+        return [w for w in (q.head() for q in self.queues.values()) if w is not None]
 
     # -- one cycle ------------------------------------------------------------------------------------------
 
@@ -119,8 +154,7 @@ class Scheduler:
             entry.workload.reserved_at = now
             self.withdraw(entry.workload)
         for entry in result.inadmissible:
-            if entry.queue.queueing_strategy == BEST_EFFORT_FIFO:
-                self.inadmissible[entry.queue.name].add(entry.workload.name)
+            self.queues[entry.queue.name].set_aside(entry.workload)
         # In StrictFIFO a head that does not fit stays at the head: no progress from it.
         result.inadmissible = [e for e in result.inadmissible if e.queue.queueing_strategy == BEST_EFFORT_FIFO]
         return result
@@ -140,7 +174,7 @@ class Scheduler:
             return
         # makeClassicalIterator: not borrowing first, then priority (PrioritySortingWithinCohort), then time.
         yield from sorted(entries, key=lambda e: (e.assignment.borrows, -e.workload.priority,
-                                                  e.workload.timestamp, e.workload.name))
+                                                  e.workload.timestamp, e.workload.seq, e.workload.name))
 
     def _reserve_usage(self, entry: Entry) -> dict[FlavorResource, int]:
         """quotaResourcesToReserve: a preempting workload holds only what its queue can use without the
