@@ -46,6 +46,7 @@ class WorkloadOutcome:
     submitted: float
     accelerators: int
     admitted: float | None = None
+    started: float | None = None  # first time its pods ran on nodes
     finished: float | None = None
     pool: str | None = None
     preemptions: int = 0
@@ -232,6 +233,8 @@ class Simulation:
 
     def _start(self, state: _State, nodes: int) -> None:
         state.phase = "running"
+        if state.outcome.started is None:
+            state.outcome.started = self.now
         state.nodes = nodes
         self.in_use[state.pool] += nodes  # type: ignore[index]
         state.run = Run(state.pool, state.planned.workload.name, state.planned.team, self.now, None, "")  # type: ignore[arg-type]

@@ -1,7 +1,8 @@
 """A simulation's result as the JSON document of `gkecap simulate --format json`, and as the text report.
 
-JSON (times in seconds from the scenario start; `admitted`/`finished` null when it never happens):
-`{"workloads": [{"name", "team", "submitted", "admitted", "finished", "pool", "preemptions", "waitSeconds"}],
+JSON (times in seconds from the scenario start; `admitted`/`finished` null when it never happens; `started`, the
+first time its pods ran on nodes, is an addition to the issue's format):
+`{"workloads": [{"name", "team", "submitted", "admitted", "finished", "pool", "preemptions", "waitSeconds", "started"}],
   "events": [{"time", "workload", "event", "pool", "borrowed", "reason"}],
   "teams": [{"name", "quota", "peakUsage", "borrowedSeconds", "meanWaitSeconds"}], "summary": {...}}`
 """
@@ -69,7 +70,7 @@ def to_document(result: SimulationResult) -> dict[str, Any]:
         "workloads": [{
             "name": w.name, "team": w.team, "submitted": _seconds(w.submitted), "admitted": _seconds(w.admitted),
             "finished": _seconds(w.finished), "pool": w.pool, "preemptions": w.preemptions,
-            "waitSeconds": _seconds(w.wait_seconds),
+            "waitSeconds": _seconds(w.wait_seconds), "started": _seconds(w.started),
         } for w in result.workloads],
         "events": [{
             "time": _seconds(e.time), "workload": e.workload, "event": e.event, "pool": e.pool,

@@ -110,10 +110,10 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
         parts.append(f"<tr><td>{escape(row['name'])}</td><td class=n>{row['quota']}</td><td class=n>{row['peakUsage']}</td>"
                      f"<td class=n>{clock(row['borrowedSeconds'])}</td><td class=n>{clock(row['meanWaitSeconds'])}</td></tr>")
     parts.append("</table><h2>Workloads</h2><table><tr><th>workload</th><th>team</th><th>pool</th><th class=n>submitted</th>"
-                 "<th class=n>admitted</th><th class=n>finished</th><th class=n>preemptions</th></tr>")
+                 "<th class=n>admitted</th><th class=n>started</th><th class=n>finished</th><th class=n>preemptions</th></tr>")
     for w in result.workloads:
         parts.append(f"<tr><td>{escape(w.name)}</td><td>{escape(w.team)}</td><td>{escape(w.pool or '-')}</td>"
-                     f"<td class=n>{clock(w.submitted)}</td><td class=n>{clock(w.admitted)}</td>"
+                     f"<td class=n>{clock(w.submitted)}</td><td class=n>{clock(w.admitted)}</td><td class=n>{clock(w.started)}</td>"
                      f"<td class=n>{clock(w.finished)}</td><td class=n>{w.preemptions}</td></tr>")
     parts.append("</table></main></body></html>")
     return "\n".join(parts)
