@@ -31,7 +31,7 @@ class OutputFormat(str, enum.Enum):
 def _simulate(config: Path | None, stack: str | None, workloads: Path):
     from gkecap.commands.manifests import environment_objects
     from gkecap.components.model import derive
-    from gkecap.simulate import load_workloads_file, simulate_environment
+    from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
 
     if (config is None) == (stack is None):
         raise PlanError(["give one of --stack NAME or --config FILE"])
@@ -39,6 +39,8 @@ def _simulate(config: Path | None, stack: str | None, workloads: Path):
     try:
         parsed = load_workloads_file(workloads)
         return simulate_environment(derive(spec), objects, parsed, where=str(workloads)), source
+    except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
+        raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
     except ValueError as exc:
         raise PlanError(error_problems(exc, prefix=str(workloads))) from None
 
