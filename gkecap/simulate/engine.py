@@ -26,7 +26,7 @@ from gkecap.simulate.environment import PlannedWorkload, PoolCapacity
 from gkecap.simulate.scheduler import Scheduler, evict
 
 HOST_RESOURCES = ("cpu", "memory")
-MAX_CYCLES_PER_INSTANT = 100_000  # a guard: cycles at one instant stop when nothing changes, far sooner
+MAX_CYCLES_PER_INSTANT = 1_000  # a guard: cycles at one instant stop when nothing changes, far sooner
 
 
 @dataclass
@@ -145,15 +145,26 @@ class Simulation:
             {name: list(p.steps) for name, p in self.pools.items()}, end, self.cluster.fair_sharing)
 
     def _settle(self) -> None:
+        # Victims of a cycle's preemptions re-enter their queues after the next cycle: their pods take a moment to
+        # stop, so the preemptor, requeued at once, is first to see the freed quota (as in Kueue, where eviction is
+        # not instantaneous); without this the two would take the quota from each other forever at one instant.
+        terminating: list[_State] = []
         for _ in range(MAX_CYCLES_PER_INSTANT):
             started = self._provision()
             result = self.scheduler.cycle(self.now)
+            victims = []
             for target, preemptor in result.preempted:
-                self._evict(self.states[target.workload.name], "preempted",
-                            f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})")
+                state = self.states[target.workload.name]
+                self._evict(state, "preempted", f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})",
+                            requeue=False)
+                victims.append(state)
             for entry in result.admitted:
                 self._reserved(self.states[entry.workload.name])
-            if not (started or result.progress):
+            for state in terminating:
+                if state.phase == "pending":
+                    self.scheduler.submit(state.planned.workload)
+            requeued, terminating = bool(terminating), victims
+            if not (started or result.progress or requeued or terminating):
                 return
 
     # -- event handlers ---------------------------------------------------------------------------------------
@@ -258,14 +269,15 @@ class Simulation:
         delay = min(self.backoff_base * 2 ** (state.failures - 1), self.backoff_max)
         self._push(self.now + delay, "retry", name, state.token)
 
-    def _evict(self, state: _State, event: str, reason: str) -> None:
+    def _evict(self, state: _State, event: str, reason: str, *, requeue: bool = True) -> None:
         pool = state.pool
         state.outcome.preemptions += 1
         self.reserved.pop(state.planned.workload.name, None)
         self._release(state, "preempted")
         state.phase = "pending"
         self.events.append(SimEvent(self.now, state.planned.workload.name, event, pool, reason=reason))
-        self.scheduler.submit(state.planned.workload)
+        if requeue:
+            self.scheduler.submit(state.planned.workload)
 
     def _release(self, state: _State, outcome: str) -> None:
         """Give back the quota and the nodes."""

@@ -230,11 +230,15 @@ def compare_shares(a: Share, b: Share) -> int:
 def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None = None) -> Share:
     if node.parent is None:
         return Share(weight=node.weight)
-    request = request or {}
     borrowing: dict[str, int] = {}
     borrowed = []
-    for fr, quota in node.subtree_quota.items():
-        amount = request.get(fr, 0) + node.usage.get(fr, 0) - quota
+    quotas = node.subtree_quota
+    # Only flavor-resources in use (or requested) can be borrowed: Kueue walks every quota, the result is the same.
+    keys = node.usage.keys() if not request else set(node.usage) | set(request)
+    for fr in keys:
+        if fr not in quotas:
+            continue
+        amount = (request.get(fr, 0) if request else 0) + node.usage.get(fr, 0) - quotas[fr]
         if amount > 0:
             borrowing[fr[1]] = borrowing.get(fr[1], 0) + amount
             borrowed.append(fr)
@@ -252,7 +256,13 @@ def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] 
 
 
 def _lendable(node: QuotaNode) -> dict[str, int]:
+    """What the node could lend per resource (calculateLendable). It depends on quotas and limits only, which do
+    not change during a simulation, so it is computed once per node."""
+    cached = node.__dict__.get("_lendable")
+    if cached is not None:
+        return cached
     result: dict[str, int] = {}
     for fr in node.root().subtree_quota:
         result[fr[1]] = result.get(fr[1], 0) + potential_available(node, fr)
+    node.__dict__["_lendable"] = result
     return result

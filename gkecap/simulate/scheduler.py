@@ -51,6 +51,12 @@ class CycleResult:
         return bool(self.admitted or self.preempted or self.inadmissible)
 
 
+def scheduling_shape(w: Workload) -> tuple:
+    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes."""
+    return (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
+                               tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
+
+
 def queue_order_key(w: Workload) -> tuple:
     """A ClusterQueue's heap order: higher priority first, then the earlier queue timestamp."""
     return (-w.priority, w.timestamp, w.seq, w.name)
@@ -65,6 +71,9 @@ class _Queue:
         self.heap: list[tuple[tuple, Workload]] = []
         self.members: dict[str, Workload] = {}
         self.inadmissible: dict[str, Workload] = {}
+        # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
+        # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
+        self.sticky: Workload | None = None
 
     def push(self, w: Workload) -> None:
         self.members[w.name] = w
@@ -74,8 +83,12 @@ class _Queue:
     def remove(self, w: Workload) -> None:
         self.members.pop(w.name, None)
         self.inadmissible.pop(w.name, None)
+        if self.sticky is w:
+            self.sticky = None
 
     def head(self) -> Workload | None:
+        if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
+            return self.sticky
         while self.heap:
             w = self.heap[0][1]
             if self.members.get(w.name) is w and w.name not in self.inadmissible:
@@ -84,8 +97,15 @@ class _Queue:
         return None
 
     def set_aside(self, w: Workload) -> None:
-        if self.strategy == BEST_EFFORT_FIFO:
-            self.inadmissible[w.name] = w
+        """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
+        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
+        if self.strategy != BEST_EFFORT_FIFO:
+            return
+        shape = scheduling_shape(w)
+        for other in self.members.values():
+            if other is w or (other.name not in self.inadmissible and other is not self.sticky
+                              and scheduling_shape(other) == shape):
+                self.inadmissible[other.name] = other
 
     def requeue_inadmissible(self) -> None:
         waiting, self.inadmissible = self.inadmissible, {}
@@ -103,12 +123,16 @@ class Scheduler:
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
+        # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
+        # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
+        self.preemptors: set[str] = set()
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
 
     def withdraw(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].remove(workload)
+        self.preemptors.discard(workload.name)
 
     def pending(self) -> int:
         return sum(len(q) for q in self.queues.values())
@@ -146,6 +170,8 @@ class Scheduler:
             if entry.status == "admitted":
                 result.admitted.append(entry)
             elif entry.status == "preempting":
+                self.preemptors.add(entry.workload.name)
+                self.queues[entry.queue.name].sticky = entry.workload
                 for target in entry.targets:
                     result.preempted.append((target, entry.workload))
             elif entry.status == "inadmissible":
@@ -173,7 +199,8 @@ class Scheduler:
             yield from self._tournament(entries)
             return
         # makeClassicalIterator: not borrowing first, then priority (PrioritySortingWithinCohort), then time.
-        yield from sorted(entries, key=lambda e: (e.assignment.borrows, -e.workload.priority,
+        yield from sorted(entries, key=lambda e: (e.workload.name not in self.preemptors, e.assignment.borrows,
+                                                  -e.workload.priority,
                                                   e.workload.timestamp, e.workload.seq, e.workload.name))
 
     def _reserve_usage(self, entry: Entry) -> dict[FlavorResource, int]:
@@ -279,8 +306,10 @@ class Scheduler:
                 best = current
         return best
 
-    @staticmethod
-    def _less(a: Entry, b: Entry, cohort: str, shares) -> bool:
+    def _less(self, a: Entry, b: Entry, cohort: str, shares) -> bool:
+        a_preemptor, b_preemptor = a.workload.name in self.preemptors, b.workload.name in self.preemptors
+        if a_preemptor != b_preemptor:
+            return a_preemptor
         a_share, b_share = shares[(cohort, a.workload.name)], shares[(cohort, b.workload.name)]
         # FairSharingPrioritizeNonBorrowing (on by default in v0.19)
         a_borrowing = a_share.borrowing_on(a.assignment.usage)
