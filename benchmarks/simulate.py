@@ -7,7 +7,7 @@ The organisation is `benchmarks/generate.py`'s (departments of ten teams as coho
 per department cycling through queued, flex-start, spot and calendar capacity, flex-start TPU v6e 4x4 slices,
 fair sharing on). Workloads are drawn with a fixed seed: each team submits about 100 over 90 days, pinned to its
 department's GPU or TPU pool (not the calendar pools: generate.py's reservations are drafts, without nodes), 1 to
-4 pods of 1 to 8 GPUs (4 chips per pod on TPU pools), 30 minutes to 8 hours, with one of three priority classes.
+4 pods of 1 to 8 GPUs (at most a VM's; 4 chips per pod on TPU pools), 30 minutes to 8 hours, with one of three priority classes.
 
 What is timed: `simulate_environment` (the Kueue objects and capacity model are built once, outside the clock, as
 `gkecap plan` would have them). The floor is the bare event loop over the same submissions and completions (a heap,
@@ -47,7 +47,7 @@ def environment(teams: int) -> dict:
     return env
 
 
-def workloads(env: dict, count: int, seed: int = 7) -> dict:
+def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7) -> dict:
     rng = random.Random(seed)
     teams = env["teams"]
     # generate.py's calendar reservations are drafts (no nodes): workloads go to the pools that have capacity.
@@ -59,7 +59,8 @@ def workloads(env: dict, count: int, seed: int = 7) -> dict:
         tpu = pool.startswith("v6e")
         items.append({
             "name": f"w{i:05d}", "team": team["name"], "pool": pool,
-            "pods": rng.choice([1, 1, 2, 4]) if not tpu else 4, "accelerators": 4 if tpu else rng.choice([1, 2, 4, 8]),
+            "pods": rng.choice([1, 1, 2, 4]) if not tpu else 4,
+            "accelerators": 4 if tpu else rng.choice([n for n in (1, 2, 4, 8) if n <= per_node[pool]]),
             "priority": rng.choice(PRIORITIES)["name"], "submit": rng.randrange(HORIZON),
             "duration": rng.randrange(1800, 8 * 3600),
         })
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     env = environment(args.teams)
     model = derive(load_environment(env, now=NOW))
     objects = kueue_objects(model)
-    document = WorkloadsFile.model_validate(workloads(env, args.workloads))
+    per_node = {p.name: p.accelerators_per_node for p in model.pools}
+    document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
     times, floors, result = [], [], None
     for _ in range(args.repeat):
         floors.append(floor(document))

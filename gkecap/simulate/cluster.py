@@ -145,6 +145,7 @@ class Cluster:
                  cohort_parents: Mapping[str, str] | None = None, queue_cohorts: Mapping[str, str] | None = None,
                  fair_sharing: bool = False, fair_strategies: tuple[str, ...] = DEFAULT_FAIR_STRATEGIES):
         self.fair_strategies = fair_strategies
+        self.version = 0  # bumped on every usage change
         self.flavors = {f.name: f for f in flavors}
         self.queues = {q.name: q for q in queues}
         self.cohorts = {c.name: c for c in cohorts}
@@ -170,21 +171,25 @@ class Cluster:
         return self.cohorts[name]
 
     def add_workload(self, workload: Workload) -> None:
+        self.version += 1
         queue = self.queues[workload.cluster_queue]
         queue.workloads[workload.name] = workload
         for fr, value in workload.usage().items():
             add_usage(queue, fr, value)
 
     def remove_workload(self, workload: Workload) -> None:
+        self.version += 1
         queue = self.queues[workload.cluster_queue]
         del queue.workloads[workload.name]
         for fr, value in workload.usage().items():
             remove_usage(queue, fr, value)
 
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
+        self.version += 1
         for fr, value in usage.items():
             add_usage(queue, fr, value)
 
     def remove_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
+        self.version += 1
         for fr, value in usage.items():
             remove_usage(queue, fr, value)

@@ -145,6 +145,20 @@ def add_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
         add_usage(node.parent, fr, value - local)
 
 
+def usage_path(node: QuotaNode, usage: dict[FlavorResource, int]) -> list[tuple[QuotaNode, dict[FlavorResource, int]]]:
+    """What adding `usage` to `node` would add to it and to each ancestor (add_usage, without changing anything)."""
+    path = []
+    current: QuotaNode | None = node
+    pending = dict(usage)
+    while current is not None and pending:
+        path.append((current, pending))
+        if current.parent is None:
+            break
+        pending = {fr: v - local_available(current, fr) for fr, v in pending.items() if v > local_available(current, fr)}
+        current = current.parent
+    return path
+
+
 def remove_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
     stored_in_parent = node.usage.get(fr, 0) - node.local_quota(fr)
     node.usage[fr] = node.usage.get(fr, 0) - value

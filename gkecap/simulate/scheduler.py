@@ -27,6 +27,7 @@ from gkecap.simulate.quota_tree import (
     available,
     compare_shares,
     dominant_resource_share,
+    usage_path,
 )
 
 
@@ -269,30 +270,34 @@ class Scheduler:
 
     def _tournament(self, entries: list[Entry]):
         by_queue = {e.queue.name: e for e in entries}
+        shares: dict | None = None
+        version = None
         while by_queue:
             standalone = [e for e in by_queue.values() if e.queue.parent is None]
             if standalone:
                 entry = standalone[0]
             else:
                 root = next(iter(by_queue.values())).queue.root()
-                shares = self._entry_shares(root, by_queue)  # type: ignore[arg-type]
+                if shares is None or version != self.cluster.version:
+                    # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
+                    # them before every pop).
+                    shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
                 entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
             del by_queue[entry.queue.name]
             yield entry
 
     def _entry_shares(self, root: Cohort, by_queue: dict[str, Entry]) -> dict[tuple[str, str], Share]:
+        """computeDRS: each entry's share at every ancestor cohort, as if its usage were added."""
         shares = {}
         for queue in root.subtree_queues():
             entry = by_queue.get(queue.name)
             if entry is None:
                 continue
-            usage = entry.assignment.usage
-            self.cluster.add_usage(entry.queue, usage)
-            share = dominant_resource_share(queue)
+            added = dict(usage_path(queue, entry.assignment.usage))
+            share = dominant_resource_share(queue, added.get(queue))
             for ancestor in queue.path_to_root():
                 shares[(ancestor.name, entry.workload.name)] = share
-                share = dominant_resource_share(ancestor)
-            self.cluster.remove_usage(entry.queue, usage)
+                share = dominant_resource_share(ancestor, added.get(ancestor))
         return shares
 
     def _run(self, cohort: Cohort, by_queue: dict[str, Entry], shares) -> Entry | None:
