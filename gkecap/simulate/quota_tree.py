@@ -47,6 +47,7 @@ class QuotaNode:
     parent: "Cohort | None" = None
     subtree_quota: dict[FlavorResource, int] = field(default_factory=dict)
     usage: dict[FlavorResource, int] = field(default_factory=dict)
+    version: int = 0  # bumped whenever `usage` changes (caches the node's share)
 
     @property
     def has_parent(self) -> bool:
@@ -141,6 +142,7 @@ def potential_available(node: QuotaNode, fr: FlavorResource) -> int:
 def add_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
     local = local_available(node, fr)
     node.usage[fr] = node.usage.get(fr, 0) + value
+    node.version += 1
     if node.parent is not None and value > local:
         add_usage(node.parent, fr, value - local)
 
@@ -162,6 +164,7 @@ def usage_path(node: QuotaNode, usage: dict[FlavorResource, int]) -> list[tuple[
 def remove_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
     stored_in_parent = node.usage.get(fr, 0) - node.local_quota(fr)
     node.usage[fr] = node.usage.get(fr, 0) - value
+    node.version += 1
     if stored_in_parent <= 0 or node.parent is None:
         return
     remove_usage(node.parent, fr, min(value, stored_in_parent))
@@ -186,6 +189,7 @@ def compute_subtree(root: Cohort) -> None:
     reset and must be added again."""
     root.subtree_quota = {fr: q.nominal for fr, q in root.quotas.items()}
     root.usage = {}
+    root.version += 1
     for child in root.child_cohorts:
         compute_subtree(child)
         _accumulate(root, child)
@@ -195,6 +199,7 @@ def compute_subtree(root: Cohort) -> None:
 
 
 def _accumulate(parent: Cohort, child: QuotaNode) -> None:
+    parent.version += 1
     for fr, quota in child.subtree_quota.items():
         parent.subtree_quota[fr] = parent.subtree_quota.get(fr, 0) + quota - child.local_quota(fr)
     for fr, used in child.usage.items():
@@ -242,6 +247,17 @@ def compare_shares(a: Share, b: Share) -> int:
 
 
 def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None = None) -> Share:
+    if not request:
+        cached = node.__dict__.get("_share")
+        if cached is not None and cached[0] == node.version:
+            return cached[1]
+        share = _dominant_resource_share(node, None)
+        node.__dict__["_share"] = (node.version, share)
+        return share
+    return _dominant_resource_share(node, request)
+
+
+def _dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None) -> Share:
     if node.parent is None:
         return Share(weight=node.weight)
     borrowing: dict[str, int] = {}
