@@ -94,6 +94,15 @@ class Workload:
     seq: int = 0  # submission order, breaks ties between equal timestamps
 
     def usage(self) -> dict[FlavorResource, int]:
+        """Quota it holds per flavor-resource (computed once per admission: `flavors` is replaced, never edited)."""
+        cached = self.__dict__.get("_usage_cache")
+        if cached is not None and cached[0] is self.flavors:
+            return cached[1]
+        result = self._usage()
+        self.__dict__["_usage_cache"] = (self.flavors, result)
+        return result
+
+    def _usage(self) -> dict[FlavorResource, int]:
         result: dict[FlavorResource, int] = {}
         for pod_set, flavors in zip(self.pod_sets, self.flavors or ()):
             for resource, amount in pod_set.total().items():
