@@ -4,7 +4,8 @@
   `pulumi.Output.from_input` unwraps a list or dict deeply, making an Output (an asyncio task the runtime
   tracks and waits for) per element and per key: thousands for the object names of a large organisation.
 * `whole(value)`: over the component-provider wire every number is a double (`4.0`); a whole-valued one is
-  taken back as an int, anything else is left for the checks to reject.
+  taken back as an int, anything else is left for the checks to reject. `whole_numbers(inputs)` does it for
+  every number of a Construct request, nested ones included (the provider in `__main__` calls it once).
 * `raise_invalid(subject, issues)`: the pure layers' issues as `pulumi.InputPropertiesError` with one
   (property path, reason) per issue, as pulumi-eks reports bad inputs; raised before anything is registered.
 """
@@ -24,6 +25,16 @@ def known(value: T) -> pulumi.Output[T]:
     """An Output of `value` (plain data, no Outputs inside): known, not secret, no dependencies, as
     `Output.from_input(value)` would give, but one Output however large the value."""
     return pulumi.Output.from_input(None).apply(lambda _: value)
+
+
+def whole_numbers(value: T) -> T:
+    """`value` with every whole-valued double inside dicts and lists turned into the int it spells (`2.5`, strings,
+    booleans and Outputs unchanged, for the checks to judge at their paths)."""
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]  # type: ignore[return-value]
+    return whole(value)
 
 
 def camel(snake: str) -> str:

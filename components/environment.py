@@ -25,6 +25,7 @@ import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
 
 from gkecap.components.cluster import GkeCluster
+from gkecap.components._schema_types import PoolExport, QueueExport
 from gkecap.components._support import known, raise_invalid
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
@@ -61,9 +62,10 @@ class Environment(pulumi.ComponentResource):
     node_service_account: pulumi.Output[str]
     """Email of the node service account."""
     pools: pulumi.Output[dict[str, Any]]
-    """Per pool: GKE node pool names, capacity model, accelerator resource, max accelerators, node selector."""
+    """Per pool: GKE node pool names, capacity model, accelerator resource, max accelerators, node selector
+    (a `PoolExport` each; the served schema types it)."""
     queues: pulumi.Output[dict[str, Any]]
-    """Per team: ClusterQueue, LocalQueue name, namespaces, cohort."""
+    """Per team: ClusterQueue, LocalQueue name, namespaces, cohort (a `QueueExport` each)."""
     flavors: pulumi.Output[list[str]]
     """ResourceFlavor names in flavor order."""
     kubernetes_objects: pulumi.Output[list[str]]
@@ -226,27 +228,27 @@ def node_account_id(cluster: str) -> str:
     return account_id
 
 
-def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -> dict[str, Any]:
+def _pool_exports(model: CapacityModel, node_pool_names: dict[str, list[str]]) -> dict[str, PoolExport]:
     return {
-        pool.name: {
-            "nodePools": list(node_pool_names.get(pool.name) or []),
-            "machineType": pool.machine_type,
-            "capacity": pool.capacity,
-            "resource": pool.resource_name,
-            "maxAccelerators": pool.capacity_accelerators,
-            "nodeSelector": dict(pool.node_selector),
-        }
+        pool.name: PoolExport(
+            nodePools=list(node_pool_names.get(pool.name) or []),
+            machineType=pool.machine_type,
+            capacity=pool.capacity,
+            resource=pool.resource_name,
+            maxAccelerators=pool.capacity_accelerators,
+            nodeSelector=dict(pool.node_selector),
+        )
         for pool in model.pools
     }
 
 
-def _queue_exports(model: CapacityModel) -> dict[str, Any]:
+def _queue_exports(model: CapacityModel) -> dict[str, QueueExport]:
     return {
-        team.name: {
-            "clusterQueue": team.name,
-            "localQueue": team.name,
-            "namespaces": list(team.namespaces),
-            "cohort": team.cohort,
-        }
+        team.name: QueueExport(
+            clusterQueue=team.name,
+            localQueue=team.name,
+            namespaces=list(team.namespaces),
+            cohort=team.cohort,
+        )
         for team in model.teams
     }

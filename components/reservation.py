@@ -3,8 +3,9 @@
 GPU requests reserve VMs of one machine type (`specific_sku_properties`); TPU requests reserve chips
 (`aggregate_reservation`). The window and size are checked with the shared pure rules of
 `gkecap.components.gke.calendar_window` before anything is registered. A submitted request cannot be cancelled,
-deleted or modified (FACTS C [S21]): it is protected from deletion by default, and retained (never
-deleted through the API) if the protection is switched off.
+deleted or modified (FACTS C [S21]): it is protected from deletion by default, and abandoned (never
+deleted through the API) if the protection is switched off: `deletionPolicy: ABANDON` on the resource, which
+policy packs see (the Analyzer protocol carries `protect` but not `retainOnDelete`), and `retainOnDelete`.
 
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
@@ -144,6 +145,8 @@ class CalendarReservation(pulumi.ComponentResource):
                 if share_with
                 else None
             ),
+            # pulumi-gcp's deletionPolicy ABANDON: Pulumi forgets the request without deleting it in the API. [S4]
+            deletion_policy="ABANDON" if submit else None,
             opts=pulumi.ResourceOptions(parent=self, protect=protect, retain_on_delete=True if submit else None),
         )
         self.reservation_name = self.future_reservation.reservation_name.apply(lambda n: n or reservation_name)

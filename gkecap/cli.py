@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from gkecap.commands import catalog, manifests, plan, simulate
+from gkecap.commands import catalog, manifests, plan, policies, simulate
 
 
 def build_app() -> typer.Typer:
@@ -25,6 +25,7 @@ def build_app() -> typer.Typer:
     app.command("plan")(plan.plan_command)
     app.command("check")(plan.check_command)
     app.command("manifests")(manifests.manifests_command)
+    app.command("policies")(policies.policies_command)
     app.command("simulate")(simulate.simulate_command)
     return app
 

@@ -83,16 +83,16 @@ ALL_POLICIES += [
     resource_policy(
         "flex-start-settings",
         "Flex-start and queued-provisioning node pools: a machine family that offers it, autoscaling from zero, no "
-        "initial nodes, NO_RESERVATION, auto-repair not turned on, not spot, maxRunDuration at most 7 days, compact "
-        "placement only where supported.",
+        "initial nodes, NO_RESERVATION, not spot, maxRunDuration at most 7 days, compact placement only where "
+        "supported (what GKE rejects otherwise).",
         check_flex_start_settings,
         types=NODE_POOL_TYPES,
         enforcement_level="mandatory",
     ),
     resource_policy(
         "flex-start-recommended",
-        "Flex-start and queued-provisioning node pools: auto-repair explicitly off, and location policy ANY when the "
-        "pool spans zones (as Google's guides set them).",
+        "Flex-start and queued-provisioning node pools: auto-repair off, and location policy ANY when the pool spans "
+        "zones (as Google's guides set them; GKE accepts the pool either way, so advisory).",
         check_flex_start_recommended,
         types=NODE_POOL_TYPES,
         enforcement_level="advisory",

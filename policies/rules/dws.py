@@ -1,8 +1,8 @@
 """Dynamic Workload Scheduler node pools: flex-start and flex-start with queued provisioning (FACTS B).
 
 Google's settings for such a pool (gcloud, Terraform and Cluster Toolkit agree; FACTS B.1, B.2, B.4):
-autoscaling from zero, no initial nodes, reservation affinity NO_RESERVATION, auto-repair off, not spot,
-nodes live at most 7 days, location policy ANY. A queued pool gets nodes only through a
+autoscaling from zero, no initial nodes, reservation affinity NO_RESERVATION, auto-repair off (advisory: GKE
+accepts it on), not spot, nodes live at most 7 days, location policy ANY. A queued pool gets nodes only through a
 ProvisioningRequest, which Kueue creates through a ProvisioningRequest admission check.
 """
 
@@ -72,11 +72,6 @@ def _settings(pool: PoolView, kind: str) -> list[str]:
             f"{what}: {pool.field('nodeConfig.reservationAffinity.consumeReservationType')} {found}; DWS "
             f"capacity never comes from a reservation: set it to {NO_RESERVATION}."
         )
-    if pool.get("management.autoRepair") is True:
-        messages.append(
-            f"{what}: {pool.field('management.autoRepair')} is true; a repair recreates a node that DWS "
-            f"capacity may not give back: set management {{autoRepair: false}}."
-        )
     for field in ("nodeConfig.spot", "nodeConfig.preemptible"):
         if known_bool(pool.get(field)) is True:
             messages.append(
@@ -137,19 +132,23 @@ def _compact_placement(pool: PoolView, what: str, kind: str) -> list[str]:
 def check_flex_start_recommended(resource: ResourceView, config: dict) -> list[str]:
     """flex-start-recommended: settings Google's guides use that GKE does not enforce on every pool.
 
-    Auto-repair left at GKE's default (on): the guides and Cluster Toolkit turn it off (FACTS B.1, B.2), but
-    Terraform's own flex-start samples omit it (FACTS B.4), so only an explicit `autoRepair: true` is mandatory.
-    Location policy ANY for a multi-zone pool (FACTS B.1 [S14, S15]).
+    Auto-repair on (GKE's default, or `autoRepair: true`): the queued-provisioning and multi-host guides and
+    Cluster Toolkit turn it off (FACTS B.1, B.2), but GKE accepts it on a flex-start pool (its single-host
+    TPU flex-start guide leaves it on; SEED_NOTES), and it neither wastes capacity nor crosses teams, so it
+    is advisory, never mandatory. Location policy ANY for a multi-zone pool (FACTS B.1 [S14, S15]).
     """
     messages: list[str] = []
     for pool in node_pools(resource):
         kind = _dws_kind(pool)
         if kind is None:
             continue
-        if pool.get("management.autoRepair") is None:
+        repair = pool.get("management.autoRepair")
+        if repair is None or repair is True:
+            found = "is true" if repair is True else "is not set, so GKE enables auto-repair"
             messages.append(
-                f"{pool.label}: {pool.field('management.autoRepair')} is not set, so GKE enables auto-repair; a "
-                "repair recreates a node that DWS capacity may not give back: set management {autoRepair: false}."
+                f"{pool.label}: {pool.field('management.autoRepair')} {found}; a repair recreates a node that DWS "
+                "capacity may not give back: set management {autoRepair: false}. Advisory: GKE accepts auto-repair "
+                "on flex-start pools (its single-host TPU flex-start guide leaves it on)."
             )
         scaling = pool.autoscaling
         if scaling is None:

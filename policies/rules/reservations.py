@@ -226,8 +226,8 @@ PROTECTION_SCHEMA = {
         "type": "array",
         "items": {"type": "string"},
         "default": [],
-        "description": "URNs of resources registered with retainOnDelete, which the Analyzer protocol does not "
-        "carry; gkecap fills this in.",
+        "description": "URNs of submitted reservations registered with retainOnDelete, which the Analyzer "
+        "protocol does not carry (CalendarReservation also sets deletionPolicy ABANDON, which it does).",
     }
 }
 
@@ -245,10 +245,16 @@ def check_submitted_reservation_protected(resource: ResourceView, config: dict) 
     mode = "calendar-mode " if resource.props.get("reservationMode") == CALENDAR else ""
     return [
         f"future reservation {resource.name!r} is SUBMITTED: the {mode}request is binding and cannot be cancelled "
-        f"(FACTS C), yet nothing stops `pulumi destroy` or a replacement from deleting it "
-        f"(protect is off, deletionPolicy is {policy!r}). Set the resource option protect=True "
-        f"(or retain_on_delete=True, or deletionPolicy: PREVENT)."
+        f"(Compute Engine's calendar mode), yet nothing stops `pulumi destroy` or a replacement from deleting it "
+        f"(protect is off, {_deletion_policy_shown(policy)}). Set the resource option protect=True, or "
+        f"deletionPolicy ABANDON (Pulumi forgets it without deleting it) or PREVENT. retain_on_delete alone is not "
+        f"visible to a policy pack: list the URN in this policy's retainedUrns config if you rely on it."
     ]
+
+
+def _deletion_policy_shown(policy: object) -> str:
+    # What the user wrote, never Python's `None`.
+    return "deletionPolicy is not set" if policy is None else f"deletionPolicy is {policy!r}"
 
 
 # --- reservation-affinity-match / reservation-affinity-reference ---------------------------------------

@@ -9,21 +9,14 @@ installed with --no-index, and its dependencies are the dev venv's.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tomllib
 import zipfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
-from packaging.requirements import Requirement
 
+from testkit.distribution import ROOT, fresh_venv
+from testkit.distribution import run as _run
 from testkit.layout import package_folders
-
-ROOT = Path(__file__).resolve().parents[2]
-DEV_PYTHON = sys.executable  # pytest runs from the dev venv (.venv/bin/pytest)
 
 PULUMI_FILES = (
     "gkecap/components/PulumiPlugin.yaml",
@@ -32,62 +25,6 @@ PULUMI_FILES = (
     "gkecap/policies/__main__.py",
     "gkecap/policies/requirements.txt",
 )
-
-
-def _env() -> dict[str, str]:
-    """The environment for child processes, without anything that would put other code on their path."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
-    env["PIP_NO_INPUT"] = "1"
-    return env
-
-
-def _run(args, **kwargs) -> subprocess.CompletedProcess[str]:
-    run = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=_env(), timeout=300, **kwargs)
-    assert run.returncode == 0, f"{' '.join(map(str, args))} exited {run.returncode}:\n{run.stdout}\n{run.stderr}"
-    return run
-
-
-def _unmet_build_requirements() -> list[str]:
-    """pyproject's [build-system] requires that the dev venv does not satisfy (with no build isolation,
-    pip builds with what is installed)."""
-    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
-    unmet = []
-    for text in requires:
-        requirement = Requirement(text)
-        try:
-            installed = version(requirement.name)
-        except PackageNotFoundError:
-            unmet.append(f"{text} (not installed)")
-            continue
-        if not requirement.specifier.contains(installed, prereleases=True):
-            unmet.append(f"{text} (installed: {installed})")
-    return unmet
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    """The wheel pip builds from the checkout, built once for this module."""
-    unmet = _unmet_build_requirements()
-    if unmet:
-        pytest.fail(
-            "the dev venv cannot build the wheel offline (no build isolation) and nothing is downloaded: "
-            f"unmet build requirements {unmet}; add them to the dev extra in pyproject.toml so `make` installs them"
-        )
-    work = tmp_path_factory.mktemp("wheel")
-    (work / "egg").mkdir()
-    # setuptools writes build/ and *.egg-info into the source tree; DIST_EXTRA_CONFIG moves them to a
-    # temporary folder, so no stale build/lib from an earlier build (a module since deleted) gets into the
-    # wheel and the checkout is left as it was. The build itself is pip's, from the checkout.
-    extra_config = work / "setup.cfg"
-    extra_config.write_text(f"[build]\nbuild_base = {work / 'build'}\n[egg_info]\negg_base = {work / 'egg'}\n")
-    out = work / "dist"
-    run = subprocess.run(
-        [DEV_PYTHON, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=300, env={**_env(), "DIST_EXTRA_CONFIG": str(extra_config)},
-    )
-    assert run.returncode == 0, f"pip wheel failed:\n{run.stdout}\n{run.stderr}"
-    [built] = out.glob("*.whl")
-    return built
 
 
 @pytest.fixture(scope="module")
@@ -119,28 +56,11 @@ def test_wheel_holds_every_package_of_the_source_folders(wheel_names):
 
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory) -> Path:
-    """A fresh venv of the dev venv's base interpreter with the wheel installed; its python."""
-    base = getattr(sys, "_base_executable", None) or _venv_home_python()
-    venv = tmp_path_factory.mktemp("venv") / "venv"
-    _run([base, "-m", "venv", venv])
-    python = venv / "bin" / "python"
+    """A fresh venv of the dev venv's base interpreter with the wheel installed; its python. Dependencies are
+    the dev venv's (testkit.distribution.fresh_venv), so `gkecap` can come only from the installed wheel."""
+    python = fresh_venv(tmp_path_factory.mktemp("venv") / "venv")
     _run([python, "-m", "pip", "install", "--no-deps", "--no-index", wheel])
-    # Dependencies: the dev venv's site-packages, appended to the fresh venv's path by a .pth file. They
-    # are the same pinned dependencies the wheel declares; what is tested here is this distribution's own
-    # layout, not dependency resolution (which would need the network). A path line in a .pth only adds
-    # that directory to sys.path: the .pth files inside it are not processed, so the dev venv's editable
-    # finder for gke-capacity is not active and `gkecap` can come only from the installed wheel.
-    site_packages = _run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip()
-    dev_dirs = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
-    (Path(site_packages) / "gkecap-test-dev-dependencies.pth").write_text("".join(f"{d}\n" for d in dev_dirs))
     return python
-
-
-def _venv_home_python() -> str:
-    cfg = dict(
-        line.split("=", 1) for line in (Path(sys.prefix) / "pyvenv.cfg").read_text().splitlines() if "=" in line
-    )
-    return str(Path(cfg["home"].strip()) / "python3")
 
 
 @pytest.fixture()

@@ -60,9 +60,13 @@ def test_missing_reservation_affinity_is_caught():
     assert "is not set" in message and "NO_RESERVATION" in message
 
 
-def test_auto_repair_on_is_caught():
-    [message] = check(queued_gpu_pool(management={"autoRepair": True}))
+def test_auto_repair_on_is_advised_not_mandatory():
+    # GKE accepts auto-repair on a flex-start pool (its single-host TPU flex-start guide leaves it on).
+    pool = queued_gpu_pool(management={"autoRepair": True})
+    assert check(pool) == []
+    [message] = check_flex_start_recommended(pool, {})
     assert "autoRepair is true" in message and "autoRepair: false" in message
+    assert "Advisory: GKE accepts auto-repair" in message
 
 
 def test_auto_repair_left_to_the_default_is_only_advised():
