@@ -131,14 +131,14 @@ class Simulation:
                     self._push(start, "capacity", pool.name)
             if pool.calendar_end is not None and pool.calendar_end > 0:
                 self._push(pool.calendar_end, "calendar-end", pool.name)
-        end = 0.0
         while self.heap:
             self.now = self.heap[0][0]
             while self.heap and self.heap[0][0] == self.now:
                 _, _, kind, subject, token = heapq.heappop(self.heap)
                 getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
             self._settle()
-            end = self.now
+        # The scenario ends with its last workload event (capacity steps after it change nothing).
+        end = max((e.time for e in self.events), default=0.0)
         return SimulationResult(
             self.start_iso, [self.states[n].outcome for n in self.order], self.events, self.runs, self.usage,
             {name: self._nominal(name) for name in self.cluster.queues},
