@@ -185,7 +185,7 @@ class Simulation:
         self.events.append(SimEvent(self.now, name, "finished", state.pool))
 
     def _on_capacity(self, pool: str, token: int) -> None:
-        self.scheduler.requeue_inadmissible()
+        """Nodes come or go: nothing for Kueue's quota; the settle that follows starts workloads that wait for them."""
 
     def _on_calendar_end(self, pool: str, token: int) -> None:
         for state in [s for s in self.states.values() if s.pool == pool and s.phase in ("reserved", "running")]:
