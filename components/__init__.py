@@ -21,6 +21,10 @@ _EXPORTS = {
     "load_stack_file": "gkecap.components.spec",
     "derive": "gkecap.components.model",
     "CapacityModel": "gkecap.components.model",
+    "VertexTrainingQuota": "gkecap.components.vertex",
+    "workload_manifest": "gkecap.components.kubernetes_objects.workloads",
+    "starter_workloads": "gkecap.components.kubernetes_objects.workloads",
+    "WorkloadError": "gkecap.components.kubernetes_objects.workloads",
 }
 
 __all__ = sorted(_EXPORTS)

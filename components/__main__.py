@@ -27,11 +27,13 @@ from gkecap.components.environment import Environment
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.node_pool import AcceleratorNodePool
 from gkecap.components.reservation import CalendarReservation
+from gkecap.components.vertex import VertexTrainingQuota
 
 PACKAGE_NAME = "gkecap"
 PACKAGE_VERSION = version("gke-capacity")
 # Components hosted for other languages (each must pass the analyzer: TypedDict args, Output annotations).
-COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster, KueueInstall, KueueObjects, Environment]
+COMPONENTS = [AcceleratorNodePool, CalendarReservation, GkeCluster, KueueInstall, KueueObjects, Environment,
+              VertexTrainingQuota]
 
 
 class GkecapProvider(ComponentProvider):

@@ -29,6 +29,7 @@ from pydantic.json_schema import models_json_schema
 
 from gkecap.components.kueue_api.objects import OBJECT_MODELS
 from gkecap.components.spec import EnvironmentSpec
+from gkecap.components.spec.vertex import VertexSpec
 
 _PRIMITIVES = ("boolean", "integer", "number", "string")
 _DOCSTRINGS = with_config(ConfigDict(use_attribute_docstrings=True))  # a field's docstring is its description
@@ -64,6 +65,24 @@ class QueueExport(TypedDict):
     """Namespaces the team submits from."""
     cohort: NotRequired[str | None]
     """Cohort the ClusterQueue borrows and lends in, if any."""
+
+
+@_DOCSTRINGS
+class VertexQuotaExport(TypedDict):
+    """The preemptible Vertex AI training quota one region and GPU needs (VertexTrainingQuota's `quotas`)."""
+
+    region: str
+    """Region of the training jobs."""
+    acceleratorType: str
+    """Vertex accelerator type, e.g. NVIDIA_H100_80GB."""
+    quotaId: str
+    """Cloud Quotas quota id, e.g. CustomModelTrainingPreemptibleH100GPUsPerProjectPerRegion."""
+    metric: str
+    """Quota metric, e.g. aiplatform.googleapis.com/custom_model_training_preemptible_nvidia_h100_gpus."""
+    gpus: int
+    """GPUs the quota preference asks for: replicas x GPUs x concurrent jobs over the profiles."""
+    profiles: list[str]
+    """Profiles that need it."""
 
 
 @_DOCSTRINGS
@@ -133,6 +152,10 @@ def typed_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     _retype(env["properties"]["pools"], pools)
     _retype(env["properties"]["queues"], queues)
     _retype(resources[f"{package}:index:KueueObjects"]["inputProperties"]["objects"], objects)
+    vertex = resources.get(f"{package}:index:VertexTrainingQuota")
+    if vertex is not None:  # the environment file's `vertex` section, and the quota per region and GPU
+        _retype(vertex["inputProperties"]["vertex"], converter.node(VertexSpec.model_json_schema(by_alias=True, mode="validation")))
+        _retype(vertex["properties"]["quotas"], converter.node(TypeAdapter(list[VertexQuotaExport]).json_schema(mode="serialization")))
     return result
 
 

@@ -8,7 +8,8 @@ Children (stable names, all parented to the component):
   and the Kueue flavor name, so the two always match);
 * ``<name>-k8s`` Kubernetes provider from the cluster's kubeconfig;
 * ``kueue`` KueueInstall (unless ``kueue.install: false``) and ``kueue-objects`` KueueObjects, which waits for
-  the install.
+  the install;
+* ``vertex`` VertexTrainingQuota when the file has Vertex AI training profiles (``vertex.profiles``).
 
 Everything that can be wrong with the spec is found before anything is registered: the spec is validated,
 the capacity model derived and every Kubernetes object built (and checked) first.
@@ -34,6 +35,7 @@ from gkecap.components.node_pool import AcceleratorNodePool, pool_args
 from gkecap.components.reservation import CalendarReservation
 from gkecap.components.issues import InvalidInput, under
 from gkecap.components.spec import EnvironmentSpec, SpecError, load_environment
+from gkecap.components.vertex import VertexTrainingQuota
 
 # The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
@@ -154,6 +156,14 @@ class Environment(pulumi.ComponentResource):
             {"objects": objects},
             opts=pulumi.ResourceOptions.merge(k8s_child, pulumi.ResourceOptions(depends_on=depends)),
         )
+
+        # Vertex AI FLEX_START training: the preemptible quota its profiles need (components/vertex.py).
+        self.vertex: Optional[VertexTrainingQuota] = None
+        if spec.vertex is not None and spec.vertex.profiles:
+            vertex_args: dict[str, Any] = {"vertex": spec.vertex, "region": spec.region}
+            if project is not None:
+                vertex_args["project"] = project
+            self.vertex = VertexTrainingQuota("vertex", vertex_args, opts=child)  # type: ignore[arg-type]
 
         self.cluster_name = self.cluster.name
         self.cluster_location = self.cluster.location

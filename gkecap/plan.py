@@ -23,7 +23,9 @@ from typing import Any
 
 import pulumi
 
+from gkecap.ci import diagnostics as ci_diagnostics
 from gkecap.components.issues import InvalidInput, Issue, join_path
+from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.program import Program, ProgramError, find_program
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.engine.run import LogEntry, ProgramFailed, run_program
@@ -39,10 +41,12 @@ _LEVEL_ORDER = {"mandatory": 0, "advisory": 1, "disabled": 2}
 
 
 class PlanError(Exception):
-    """Invalid input: `problems` holds one message per problem."""
+    """Invalid input: `problems` holds one message per problem; `diagnostics` the same problems with their
+    field path, file and line where known (for `--format json` and SARIF)."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], diagnostics: list[ci_diagnostics.ConfigDiagnostic] | None = None) -> None:
         self.problems = problems
+        self.diagnostics = diagnostics if diagnostics is not None else ci_diagnostics.of_problems(problems)
         super().__init__("\n".join(problems))
 
 
@@ -59,6 +63,8 @@ class PlanResult:
     logs: list[LogEntry] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     source: str = ""
+    diagnostics: list[ci_diagnostics.ConfigDiagnostic] = field(default_factory=list)  # warnings about the input
+    origins: Any = None  # gkecap.engine.origins.RegistrationOrigins of a program run
 
     @property
     def mandatory(self) -> list[Diagnostic]:
@@ -90,6 +96,7 @@ class PlanResult:
         return {
             "resources": [r.to_json() for r in self.resources],
             "violations": [v.to_json() for v in self.violations],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
             "summary": self.summary,
         }
 
@@ -152,14 +159,20 @@ def plan(
     policy_config_file: Path | None = None,
     no_policies: bool = False,
     cwd: Path | None = None,
+    stack_outputs: dict[str, Any] | None = None,
 ) -> PlanResult:
-    """Evaluate a program offline and run the policy pack over what it registers."""
+    """Evaluate a program offline and run the policy pack over what it registers.
+
+    `stack_outputs` ({stack name: outputs}) feeds the program's `pulumi.StackReference`s."""
     started = time.perf_counter()
     program, stack_name, stack_file = resolve_program(program_dir, config_file, stack, cwd)
     try:
         config = load_stack_config(stack_file, program.project)
     except StackConfigError as exc:
         raise PlanError([str(exc)]) from None
+    from gkecap.engine.config_keys import unknown_key_diagnostics
+
+    config_warnings = unknown_key_diagnostics(config, program.project)
     policy_settings = _policy_settings(policy_config_file)
     timings: dict[str, float] = {"load": time.perf_counter() - started}
 
@@ -187,9 +200,12 @@ def plan(
         timings["spec"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         try:
-            run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None)
+            run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None, stack_outputs=stack_outputs)
         except ProgramFailed as exc:
-            raise PlanError(program_problems(exc)) from None
+            if isinstance(exc.cause, DeadlineExceeded):
+                raise exc.cause.at(ci_diagnostics.program_location(exc)) from None
+            located = ci_diagnostics.program_diagnostics(exc, input_issues(exc.cause), error_problems(exc.cause))
+            raise PlanError(program_problems(exc), located) from None
         timings["program"] = time.perf_counter() - t0
         policies = None
         if analysis is not None:
@@ -207,6 +223,8 @@ def plan(
         if pack is not None:
             pack.close()
     timings["total"] = time.perf_counter() - started
+    spec_warnings = ci_diagnostics.spec_warning_diagnostics(spec, config, ENVIRONMENT_KEY)
+    shown = {w.message for w in config_warnings} | set(getattr(spec, "warnings", None) or ())  # printed once, as diagnostics
     return PlanResult(
         stack=stack_name,
         project=program.project,
@@ -216,9 +234,12 @@ def plan(
         stack_config=config,
         spec=spec,
         policies=policies,
-        logs=[entry for entry in run.logs if entry.severity in ("warning", "error")],
+        logs=[entry for entry in run.logs if entry.severity in ("warning", "error") and entry.message not in shown]
+        + [LogEntry("warning", w.message) for w in config_warnings],
         timings=timings,
         source=str(program.entry.parent),
+        diagnostics=config_warnings + spec_warnings,
+        origins=run.origins,
     )
 
 
@@ -277,7 +298,13 @@ def validate_environment(config: StackConfig) -> Any:
     try:
         return load_environment(data, project=config.get("gcp:project"))
     except ValueError as exc:
-        raise PlanError(error_problems(exc, prefix=f"{_shown(config.path) if config.path else 'config'}: {ENVIRONMENT_KEY}")) from None
+        issues = input_issues(exc)
+        if issues is not None:  # a value YAML converted (`0.10` -> 0.1) is quoted as the user wrote it
+            exc = InvalidInput(ci_diagnostics.as_written(issues, config.path, ENVIRONMENT_KEY, data))
+            issues = exc.issues
+        problems = error_problems(exc, prefix=f"{_shown(config.path) if config.path else 'config'}: {ENVIRONMENT_KEY}")
+        located = ci_diagnostics.config_diagnostics(issues, "error", config.path, ENVIRONMENT_KEY, "gkecap") if issues else None
+        raise PlanError(problems, located) from None
 
 
 def _shown(path: Path) -> str:
@@ -291,12 +318,14 @@ def _shown(path: Path) -> str:
 def program_problems(failure: ProgramFailed) -> list[str]:
     """The program's exception as messages: bad input as one line per issue under what rejected it, any other
     error with the program line that raised it."""
+    location = ci_diagnostics.program_location(failure)  # the program's own file, as the user finds it from here
     issues = input_issues(failure.cause)
     if issues is not None:
         subject = _subject(failure.cause)
-        return [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
-    problems = error_problems(failure.cause)
-    return [f"{failure.location}: {p}" for p in problems] if failure.location else problems
+        problems = [f"{subject}: {line}" if subject else line for line in _issue_lines(issues, "")]
+    else:
+        problems = error_problems(failure.cause)
+    return [f"{location}: {p}" for p in problems] if location else problems
 
 
 def input_issues(exc: BaseException) -> list[Issue] | None:

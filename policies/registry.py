@@ -47,6 +47,7 @@ from gkecap.policies.rules.team_isolation import (
     check_single_open_queue,
     check_team_isolation,
 )
+from gkecap.policies.rules.vertex import VERTEX_TYPES, check_vertex_flex_start, check_vertex_quota_covers
 from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
 
 _POOLS_AND_KUEUE = lambda token: token in NODE_POOL_TYPES or is_kueue_token(token)  # noqa: E731
@@ -220,5 +221,22 @@ ALL_POLICIES += [
         types=lambda token: token in NODE_POOL_TYPES or token in RESERVATION_TYPES,
         enforcement_level="mandatory",
         config=ALLOW_LIST_SCHEMA,
+    ),
+    resource_policy(
+        "vertex-flex-start",
+        "Vertex AI FLEX_START training profiles: a GPU Dynamic Workload Scheduler serves on a matching machine, the "
+        "same machine configuration in every worker pool, a timeout of at most 7 days; Vertex training GPU quota "
+        "preferences name a region and a whole number of GPUs.",
+        check_vertex_flex_start,
+        types=list(VERTEX_TYPES),
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "vertex-quota-preference",
+        "The preemptible Vertex training quota preferences of the stack cover what its FLEX_START profiles need per "
+        "region and GPU (replicas x GPUs x concurrent jobs).",
+        check_vertex_quota_covers,
+        types=list(VERTEX_TYPES),
+        enforcement_level="mandatory",
     ),
 ]

@@ -32,15 +32,17 @@ ROOT = Path(__file__).resolve().parents[1]
 # the environment spec validates against all of them; the capacity model derives from the spec; the
 # Kubernetes objects are built from everything; the Pulumi components (top-level modules) use all of it.
 # `issues` (Issue / InvalidInput, how every pure layer reports bad input) is the foundation below them all.
-PURE = ("issues", "catalog", "k8s", "gke", "kueue_api", "spec", "model", "kubernetes_objects")
+PURE = ("issues", "catalog", "k8s", "gke", "kueue_api", "vertex_api", "spec", "model", "kubernetes_objects")
 ALLOWED: dict[str, frozenset[str]] = {
     "issues": frozenset(),
     "catalog": frozenset({"issues"}),
     "k8s": frozenset({"issues"}),
     "gke": frozenset({"issues", "catalog", "k8s"}),
     "kueue_api": frozenset({"issues", "k8s"}),
-    "spec": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api"}),
-    "model": frozenset({"issues", "catalog", "gke", "spec"}),
+    # Vertex AI's training API (CustomJob bodies and their FLEX_START rules), over the catalog's Vertex facts.
+    "vertex_api": frozenset({"issues", "catalog"}),
+    "spec": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api", "vertex_api"}),
+    "model": frozenset({"issues", "catalog", "gke", "spec", "vertex_api"}),
     "kubernetes_objects": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api", "spec", "model"}),
     # Top-level modules of gkecap.components (the Pulumi ComponentResources, __init__, __main__, helpers).
     "components": frozenset(PURE),

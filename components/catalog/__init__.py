@@ -52,6 +52,7 @@ from gkecap.components.catalog.tpu import (
     tpu_slice,
     tpu_topologies,
 )
+from gkecap.components.catalog.vertex import VERTEX_FLEX_START_GPUS, VertexGpu, vertex_gpu, vertex_gpu_of_quota
 
 __all__ = [
     "CAPACITY_MODELS",
@@ -73,6 +74,7 @@ __all__ = [
     "TPU_FAMILIES",
     "TPU_RESOURCE",
     "TPU_TAINT",
+    "VERTEX_FLEX_START_GPUS",
     "CatalogError",
     "CubeRule",
     "GpuMachine",
@@ -80,6 +82,7 @@ __all__ = [
     "TpuFamily",
     "TpuMachineType",
     "TpuSlice",
+    "VertexGpu",
     "capacity_models_for_family",
     "gpu_machine",
     "gpu_machine_types",
@@ -100,4 +103,6 @@ __all__ = [
     "tpu_machine_types",
     "tpu_slice",
     "tpu_topologies",
+    "vertex_gpu",
+    "vertex_gpu_of_quota",
 ]

@@ -39,8 +39,9 @@ from gkecap.components.model.plans import (
     TeamPlan,
     flavor_rank,
 )
+from gkecap.components.model.vertex import VertexProfilePlan, VertexQuotaPlan
 
 __all__ = [
     "POOL_LABEL", "CapacityModel", "CohortPlan", "GpuSharingPlan", "PoolPlan", "PoolTotals",
-    "PreemptionPlan", "PriorityClassPlan", "ReservationPlan", "TeamPlan", "derive", "flavor_rank",
+    "PreemptionPlan", "PriorityClassPlan", "ReservationPlan", "TeamPlan", "VertexProfilePlan", "VertexQuotaPlan", "derive", "flavor_rank",
 ]

@@ -32,6 +32,7 @@ from gkecap.components.model.plans import (
     TeamPlan,
     flavor_rank,
 )
+from gkecap.components.model.vertex import vertex_profiles, vertex_quotas
 from gkecap.components.spec.models import EnvironmentSpec, NodePoolSpec, ReservationSpec, TeamSpec
 from gkecap.components.spec.requests import pool_request
 
@@ -70,6 +71,7 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
 
     cohorts = _cohort_plans(spec, teams, order_of)
     totals = _totals(pools, spec)
+    vertex = vertex_profiles(spec.vertex, spec.region)
 
     return CapacityModel(
         project=spec.project,
@@ -87,6 +89,8 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
         flavor_order=flavor_order,
         totals=totals,
         warnings=tuple(spec.warnings),
+        vertex_profiles=vertex,
+        vertex_quotas=vertex_quotas(vertex),
         _pools=pool_by_name,
         _teams={t.name: t for t in teams},
         _cohorts={c.name: c for c in cohorts},

@@ -16,6 +16,7 @@ from gkecap.components.catalog import CAPACITY_MODELS, GpuMachine, TpuSlice
 from gkecap.components.gke.node_labels import NodeTaint
 from gkecap.components.gke.pool_request import FLEX_CAPACITIES, GpuSharing, PoolRequest
 from gkecap.components.gke.pool_settings import NodePoolSettings
+from gkecap.components.model.vertex import VertexProfilePlan, VertexQuotaPlan
 from gkecap.components.spec.models import ClusterSpec, KueueSpec
 
 DEFAULT_WEIGHT = 1.0
@@ -201,6 +202,8 @@ class CapacityModel:
     flavor_order: tuple[str, ...]  # pool names in Kueue flavor order
     totals: dict[str, PoolTotals]  # per pool
     warnings: tuple[str, ...]
+    vertex_profiles: tuple[VertexProfilePlan, ...] = ()  # Vertex AI FLEX_START training (model.vertex)
+    vertex_quotas: tuple[VertexQuotaPlan, ...] = ()
     _pools: dict[str, PoolPlan] = field(repr=False, compare=False, default_factory=dict)
     _teams: dict[str, TeamPlan] = field(repr=False, compare=False, default_factory=dict)
     _cohorts: dict[str, CohortPlan] = field(repr=False, compare=False, default_factory=dict)

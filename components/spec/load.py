@@ -57,6 +57,7 @@ def load_environment(
         raise SpecError(in_file_order(unique(issues)))
     assert spec is not None
     spec._warnings = [str(w) for w in warnings]
+    spec._warning_issues = list(warnings)
     return spec
 
 

@@ -9,7 +9,7 @@ every cross-field rule (`spec.checks`); `EnvironmentSpec.model_validate` alone c
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from pydantic.alias_generators import to_camel
@@ -44,6 +44,7 @@ from gkecap.components.spec.fields import (
     Weight,
     Zone,
 )
+from gkecap.components.spec.vertex import VertexSpec
 
 CapacityModelName = Literal[CAPACITY_MODELS]  # type: ignore[valid-type]
 QuotaMap = dict[str, NonNegativeInt]  # pool name -> accelerators (GPUs, TPU chips)
@@ -225,8 +226,10 @@ class EnvironmentSpec(_SpecModel):
     cohorts: list[CohortSpec] = Field(default_factory=list)
     teams: list[TeamSpec] = Field(default_factory=list)
     priority_classes: list[PriorityClassSpec] | None = None
+    vertex: VertexSpec | None = None  # Vertex AI training with FLEX_START (spec.vertex)
 
     _warnings: list[str] = PrivateAttr(default_factory=list)
+    _warning_issues: list[Any] = PrivateAttr(default_factory=list)  # the same findings as Issues (path, message)
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> "EnvironmentSpec":
@@ -240,6 +243,11 @@ class EnvironmentSpec(_SpecModel):
     def warnings(self) -> list[str]:
         """Findings that do not stop a plan (``path: message``), e.g. over-committed flex-start pools."""
         return self._warnings
+
+    @property
+    def warning_issues(self) -> list[Any]:
+        """`warnings` as `Issue`s: each finding's field path and message apart (for located diagnostics)."""
+        return self._warning_issues
 
     def pool(self, name: str) -> NodePoolSpec:
         for pool in self.node_pools:

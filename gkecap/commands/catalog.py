@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from enum import Enum
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
+from gkecap.commands.terminal_io import stdout_console
 from rich.table import Table
 
 from gkecap.components.catalog import (
@@ -157,8 +156,8 @@ def catalog_command(
     if output is OutputFormat.json:
         _print_json({"gpu": [m.to_dict() for m in gpus], "tpu": [_tpu_family_dict(f) for f in tpus]})
         return
-    # Piped output gets a wide page instead of rich's 80-column default, so tables stay readable.
-    console = Console(width=None if sys.stdout.isatty() else 200)
+    # Piped output is never cut to rich's 80-column default (gkecap.commands.terminal_io).
+    console = stdout_console()
     if gpus:
         console.print(_gpu_table(gpus))
     if tpus:
@@ -239,6 +238,6 @@ def slice_command(
     if output is OutputFormat.json:
         _print_json(document)
         return
-    console = Console(highlight=False)
+    console = stdout_console(highlight=False)
     for line in lines:
         console.print(line, soft_wrap=True)

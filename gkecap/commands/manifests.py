@@ -31,6 +31,12 @@ def stack_name_of(path: Path) -> str:
 
 def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
     """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
+    stack_name, spec, objects, source, _project = environment_and_project(program_dir, config_file, stack)
+    return stack_name, spec, objects, source
+
+
+def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str, str]:
+    """`environment_objects` and the Pulumi project (for `out/<project>/<stack>/`)."""
     from gkecap.components.kubernetes_objects.build import kueue_objects_for_spec
 
     if config_file is not None and program_dir is None:
@@ -53,25 +59,25 @@ def environment_objects(program_dir: Path | None, config_file: Path | None, stac
         objects = kueue_objects_for_spec(spec)
     except ValueError as exc:
         raise PlanError(error_problems(exc, prefix=str(stack_file or "config"))) from None
-    return stack_name, spec, objects, str(stack_file) if stack_file else f"stack {stack_name}"
+    return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
 def manifests_command(
     program: Path | None = typer.Option(None, "--program", help="Python Pulumi program directory (default: stacks/).", file_okay=False),
     config: Path | None = typer.Option(None, "--config", help="Stack config file (Pulumi.<stack>.yaml).", dir_okay=False),
     stack: str | None = typer.Option(None, "--stack", help="Stack name: uses Pulumi.<stack>.yaml beside the program."),
-    out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<stack>/manifests).", file_okay=False),
+    out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<project>/<stack>/manifests).", file_okay=False),
     stdout: bool = typer.Option(False, "--stdout", help="Print one YAML stream instead of writing files."),
 ) -> None:
     """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
     RoleBindings) as kubectl-ready YAML, one file per kind in apply order."""
     try:
-        stack_name, spec, objects, source = environment_objects(program, config, stack)
+        stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
             sys.stdout.write(to_yaml(objects))
             raise typer.Exit(0)
-        directory = out or Path("out") / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source)  # type: ignore[attr-defined]
+        directory = out or Path("out") / project / stack_name / "manifests"
+        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source, kueue=spec.kueue)  # type: ignore[attr-defined]
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(f"error: {problem}", err=True)

@@ -2,11 +2,14 @@
 
 Exit codes (ARCHITECTURE.md): 0 no mandatory violation; 1 mandatory violations; 2 invalid config,
 program, state or policy config (one message per problem on stderr, never a traceback).
+`--format json` prints one document also when the input is invalid (its `diagnostics` say why);
+`--format sarif` prints SARIF 2.1.0 for code scanning (gkecap.ci.sarif).
 """
 
 from __future__ import annotations
 
 import enum
+import json
 import os
 import sys
 import traceback
@@ -14,17 +17,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 import typer
-from rich.console import Console
-
+from gkecap.ci.diagnostics import ConfigDiagnostic, of_problems
+from gkecap.commands.terminal_io import progress, stdout_console
+from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
+from gkecap.engine.stack_references import StackOutputsError, load_stack_outputs
 from gkecap.plan import PlanError, PlanResult, check_state, plan
 
 
 class OutputFormat(str, enum.Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
 
 
-_FORMAT = typer.Option(OutputFormat.text, "--format", help="text (terminal) or json (one document on stdout).")
+_FORMAT = typer.Option(OutputFormat.text, "--format", help="text (terminal), json (one document on stdout) or sarif (SARIF 2.1.0, for code scanning).")
 _POLICY_CONFIG = typer.Option(None, "--policy-config", help="Policy pack config JSON, as `pulumi preview --policy-pack-config`.", dir_okay=False)
 _NO_POLICIES = typer.Option(False, "--no-policies", help="Do not run the policy pack.")
 _POLICY_PACK = typer.Option(None, "--policy-pack", help="Policy pack directory (default: the gke-capacity pack).", file_okay=False)
@@ -38,14 +44,24 @@ def plan_command(
     policy_config: Path | None = _POLICY_CONFIG,
     no_policies: bool = _NO_POLICIES,
     policy_pack: Path | None = _POLICY_PACK,
-    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<stack>).", file_okay=False),
+    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<project>/<stack>).", file_okay=False),
+    stack_outputs: list[str] = typer.Option([], "--stack-outputs", metavar="NAME=FILE", help="Outputs of a stack the program references with pulumi.StackReference(NAME): the JSON of `pulumi stack output --json`. Repeatable."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0, help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
-    _run(lambda: plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies), output, out=out, write_files=True)
+
+    def action() -> PlanResult:
+        try:
+            outputs = load_stack_outputs(stack_outputs)
+        except StackOutputsError as exc:
+            raise PlanError(exc.problems) from None
+        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs)
+
+    _run(action, output, out=out, write_files=True, timeout=timeout)
 
 
 def check_command(
-    state: Path = typer.Option(..., "--state", help="A `pulumi stack export` file.", dir_okay=False),
+    state: Path = typer.Option(..., "--state", help="A `pulumi stack export` file; `-` reads it from stdin.", dir_okay=False),
     output: OutputFormat = _FORMAT,
     policy_config: Path | None = _POLICY_CONFIG,
     policy_pack: Path | None = _POLICY_PACK,
@@ -54,32 +70,53 @@ def check_command(
     _run(lambda: check_state(state, policy_pack=policy_pack, policy_config_file=policy_config), output)
 
 
-def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False) -> None:
+def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False, timeout: float | None = None) -> None:
     written = None
     try:
-        result = action()
-        if write_files:  # the report package writes out/<stack>/: plan.json, report.html, manifests/
-            from gkecap.report import default_out_dir, write_outputs
+        with deadline(timeout), progress("Planning: running the program and the policy pack..."):
+            result = action()
+            if write_files:  # the report package writes out/<project>/<stack>/: plan.json, report.html, manifests/
+                from gkecap.report import default_out_dir, write_outputs
 
-            written = write_outputs(result, out or default_out_dir(result))
+                written = write_outputs(result, out or default_out_dir(result))
     except PlanError as exc:
-        for problem in exc.problems:
-            typer.echo(f"error: {problem}", err=True)
-        raise typer.Exit(2) from None
+        _invalid(output, exc.problems, exc.diagnostics)
+    except DeadlineExceeded as exc:
+        _invalid(output, [str(exc)], of_problems([str(exc)]))
     except OSError as exc:
-        typer.echo(f"error: --out: cannot write {exc.filename}: {exc.strerror}", err=True)
-        raise typer.Exit(2) from None
+        _invalid(output, [f"--out: cannot write {exc.filename}: {exc.strerror}"])
     except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
         if os.environ.get("GKECAP_DEBUG"):
             traceback.print_exc()
-        typer.echo(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)", err=True)
-        raise typer.Exit(2) from None
+        _invalid(output, [f"internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"])
     if output is OutputFormat.json:
         from gkecap.report import render_json
 
         sys.stdout.write(render_json(result) + "\n")
+    elif output is OutputFormat.sarif:
+        _print_sarif(result, result.diagnostics)
     else:
         from gkecap.report import render_plan
 
-        render_plan(result, Console(), written=written)
+        render_plan(result, stdout_console(), written=written)
     raise typer.Exit(result.exit_code)
+
+
+def _invalid(output: OutputFormat, problems: list[str], diagnostics: list[ConfigDiagnostic] | None = None) -> None:
+    """Invalid input: one line per problem on stderr and, for json and sarif, one document on stdout; exit 2."""
+    for problem in problems:
+        typer.echo(f"error: {problem.removeprefix('error: ')}", err=True)
+    diagnostics = diagnostics if diagnostics is not None else of_problems(problems)
+    if output is OutputFormat.json:
+        from gkecap.ci.documents import invalid_input_document
+
+        sys.stdout.write(json.dumps(invalid_input_document(diagnostics), indent=2) + "\n")
+    elif output is OutputFormat.sarif:
+        _print_sarif(None, diagnostics)
+    raise typer.Exit(2)
+
+
+def _print_sarif(result: PlanResult | None, diagnostics: list[ConfigDiagnostic]) -> None:
+    from gkecap.ci.sarif import sarif_log
+
+    sys.stdout.write(json.dumps(sarif_log(result, diagnostics), indent=2) + "\n")

@@ -35,10 +35,7 @@ def policies_command(
         typer.Option("--policy-pack", help="Policy pack directory (default: the gke-capacity pack).", file_okay=False),
     ] = None,
 ) -> None:
-    """List every policy of the pack: name, enforcement level, description and config schema.
-
-    Example: gkecap policies --format json. Exit codes: 0 listed; 2 the pack could not be started.
-    """
+    """List every policy of the pack: name, enforcement level, description and config schema."""
     try:
         with PolicyPackProcess(policy_pack or default_policy_pack(), project="gkecap", stack="policies") as pack:
             info = pack.info()

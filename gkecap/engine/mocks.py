@@ -18,23 +18,12 @@ from typing import Any
 import pulumi
 import yaml
 
+from gkecap.components.gke import locations
 from gkecap.components.gke.locations import is_zone, region_of
 from gkecap.engine.struct_values import struct_to_plain
 
 # Zones per region: https://cloud.google.com/compute/docs/regions-zones (zone letters differ by region).
-REGION_ZONES: dict[str, tuple[str, ...]] = {
-    "us-central1": ("us-central1-a", "us-central1-b", "us-central1-c", "us-central1-f"),
-    "us-east1": ("us-east1-b", "us-east1-c", "us-east1-d"),
-    "us-east4": ("us-east4-a", "us-east4-b", "us-east4-c"),
-    "us-east5": ("us-east5-a", "us-east5-b", "us-east5-c"),
-    "us-south1": ("us-south1-a", "us-south1-b", "us-south1-c"),
-    "us-west1": ("us-west1-a", "us-west1-b", "us-west1-c"),
-    "us-west4": ("us-west4-a", "us-west4-b", "us-west4-c"),
-    "europe-west1": ("europe-west1-b", "europe-west1-c", "europe-west1-d"),
-    "europe-west4": ("europe-west4-a", "europe-west4-b", "europe-west4-c"),
-    "asia-northeast1": ("asia-northeast1-a", "asia-northeast1-b", "asia-northeast1-c"),
-    "asia-southeast1": ("asia-southeast1-a", "asia-southeast1-b", "asia-southeast1-c"),
-}
+REGION_ZONES = locations.REGION_ZONES  # the zones GKE's regions have (gkecap.components.gke.locations)
 
 # Mock GKE versions per release channel: plausible values shaped like GKE's (x.y.z-gke.N), at or above
 # the minimums FACTS.md quotes for flex-start TPUs (1.33.0-gke.1712000) and TPU7x (1.34.0-gke.2201000).

@@ -23,6 +23,7 @@ from pulumi.runtime.sync_await import _sync_await
 from gkecap.engine import remote_components
 from gkecap.engine.mocks import GkeMocks
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord, make_urn
+from gkecap.engine.stack_references import STACK_REFERENCE_TYPE, reference_state
 from gkecap.engine.struct_values import struct_to_plain
 
 
@@ -49,6 +50,7 @@ class RecordingMonitor(MockMonitor):
         self.by_urn: dict[str, ResourceRecord] = {}
         self.invokes: list[str] = []
         self.notes: list[str] = []  # what could not be evaluated offline
+        self.stack_outputs: dict[str, Any] = {}  # {stack name: outputs} for pulumi.StackReference
         self._lock = threading.Lock()
 
     # Engine URN scheme, not MockMonitor's (which drops all but the last parent type and keeps the stack's).
@@ -129,6 +131,8 @@ class RecordingMonitor(MockMonitor):
         outputs = struct_pb2.Struct()
         outputs.CopyFrom(request.properties)
         outputs.update({**self.mocks.fields_of_id(request.id), **extra})
+        if request.type == STACK_REFERENCE_TYPE:  # another stack's outputs, from --stack-outputs
+            outputs.update(reference_state(request.id, self.stack_outputs))
         self._record(
             ResourceRecord(
                 urn=urn,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import inspect
 import logging
 import os
@@ -43,6 +44,8 @@ from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.proto import engine_pb2
 
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
+from gkecap.engine.origins import RegistrationOrigins
+from gkecap.engine.stack_references import check_reference
 from gkecap.engine.program import Program
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
@@ -66,10 +69,11 @@ class LogEntry:
 class ProgramFailed(Exception):
     """The program raised. `cause` is the original exception (e.g. a gkecap.components.spec.SpecError)."""
 
-    def __init__(self, cause: BaseException, program: Program, location: str | None) -> None:
+    def __init__(self, cause: BaseException, program: Program, location: str | None, origins: RegistrationOrigins | None = None) -> None:
         self.cause = cause
         self.program = program
         self.location = location
+        self.origins = origins  # where the program created each resource it got to
         super().__init__(f"{type(cause).__name__}: {cause}")
 
 
@@ -82,6 +86,7 @@ class EngineRun:
     logs: list[LogEntry] = field(default_factory=list)
     invokes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    origins: RegistrationOrigins | None = None  # the program line that created each resource
 
     @property
     def stack_record(self) -> ResourceRecord | None:
@@ -116,29 +121,36 @@ def run_program(
     preview: bool = False,
     organization: str = "organization",
     workers: int | None = None,
+    stack_outputs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> EngineRun:
-    """Run `program` for `stack` with `config`; return what it registered. Raises ProgramFailed."""
+    """Run `program` for `stack` with `config`; return what it registered. Raises ProgramFailed.
+
+    `stack_outputs` ({stack name: outputs}) answers the program's `pulumi.StackReference`s."""
     started = time.perf_counter()
     mocks = mocks or mocks_for_config(config.values)
     monitor = RecordingMonitor(mocks, program.project, stack, on_record=on_record)
+    monitor.stack_outputs = dict(stack_outputs or {})
+    origins = RegistrationOrigins(program.entry.parent)
     engine = RecordingEngine()
     previous_cwd = Path.cwd()
     modules_before = set(sys.modules)
     try:
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
-        run_callable(
-            lambda: _run_entry(program.entry),
-            monitor,
-            engine,
-            config=config.runtime,
-            secret_keys=config.secret_keys,
-            preview=preview,
-            organization=organization,
-            root_directory=program.project_dir,
-            workers=workers,
-        )
+        check = functools.partial(check_reference, stack_outputs=monitor.stack_outputs)
+        with origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
+            run_callable(
+                lambda: _run_entry(program.entry),
+                monitor,
+                engine,
+                config=config.runtime,
+                secret_keys=config.secret_keys,
+                preview=preview,
+                organization=organization,
+                root_directory=program.project_dir,
+                workers=workers,
+            )
     except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
-        raise ProgramFailed(exc, program, _program_location(exc, program)) from exc
+        raise ProgramFailed(exc, program, _program_location(exc, program), origins) from exc
     finally:
         os.chdir(previous_cwd)
         _forget_program_modules(program, modules_before)
@@ -150,6 +162,7 @@ def run_program(
         logs=engine.entries + [LogEntry("warning", note) for note in monitor.notes],
         invokes=monitor.invokes,
         seconds=time.perf_counter() - started,
+        origins=origins,
     )
 
 

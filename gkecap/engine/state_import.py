@@ -9,6 +9,7 @@ Secret values are ciphertext we cannot read: they become "[secret]".
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,21 @@ class StateError(ValueError):
         super().__init__("\n".join(problems))
 
 
+STDIN = "-"
+
+
 def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
-    """(records, stack, project) of a stack export file."""
+    """(records, stack, project) of a stack export file; `-` reads it from stdin (`pulumi stack export | gkecap check --state -`)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = sys.stdin.read() if str(path) == STDIN else path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StateError([f"{path}: cannot read: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise StateError([f"{'stdin' if str(path) == STDIN else path}: not UTF-8 text: {exc.reason}"]) from None
+    if str(path) == STDIN:
+        path = Path("stdin")
+        if not text.strip():
+            raise StateError(["--state -: stdin is empty; pipe `pulumi stack export` into it"])
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

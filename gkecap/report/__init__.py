@@ -12,7 +12,6 @@ it shows resources and violations only.
 from __future__ import annotations
 
 import json
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -29,8 +28,9 @@ MANIFESTS_DIR = "manifests"
 
 
 def default_out_dir(result: Any, base: Path | None = None) -> Path:
-    """`out/<stack>` (relative to `base`, default the working directory)."""
-    return (base or Path.cwd()) / "out" / result.stack
+    """`out/<project>/<stack>` (relative to `base`, default the working directory): a program's `dev` stack
+    never lands in the bundled environments' `out/gke-capacity/dev`."""
+    return (base or Path.cwd()) / "out" / result.project / result.stack
 
 
 def render_json(result: Any) -> str:
@@ -52,15 +52,21 @@ def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetim
     written["report"] = _replace(out_dir / REPORT_HTML, render_html(result, model, now=now or datetime.now(timezone.utc)))
     if model is not None:
         written["manifests"] = _write_manifests(result, model, out_dir / MANIFESTS_DIR)
+        from gkecap.starters import write_starters  # workloads/ and vertex/: starters for the teams
+
+        written.update(write_starters(model, out_dir, result.stack, _replace))
+    else:  # a bare program: manifests of an earlier run of an environment here are stale
+        from gkecap.manifests import remove_manifests
+
+        remove_manifests(out_dir / MANIFESTS_DIR)
     return written
 
 
 def _replace(path: Path, text: str) -> Path:
     """Write through a temporary file and rename: a reader (or a concurrent plan) never sees half a file."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-    return path
+    from gkecap.atomic_files import write_text_atomic
+
+    return write_text_atomic(path, text)
 
 
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
@@ -68,8 +74,8 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
     from gkecap.manifests import write_manifests
 
     config = getattr(result, "stack_config", None)
-    source = str(config.path) if config is not None and config.path is not None else f"stack {result.stack}"
-    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source)
+    source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
+    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, kueue=model.kueue)
     return directory
 
 

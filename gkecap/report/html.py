@@ -14,7 +14,8 @@ from html import escape
 from typing import Any
 
 from gkecap.components.model import CapacityModel
-from gkecap.report import charts, facts
+from gkecap.report import facts
+from gkecap.report.vertex import vertex_section
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#1f2328;background:#fff}
@@ -72,6 +73,8 @@ def _summary(result: Any, model: CapacityModel | None, rows: list[facts.Violatio
 
 
 def _charts(model: CapacityModel, now: datetime) -> str:
+    from gkecap.report import charts  # matplotlib loads only for a plan that has charts
+
     svgs = charts.chart_svgs(model, now)
     titles = {
         "capacity": "Capacity against quota per pool",
@@ -208,6 +211,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         parts.append(_charts(model, now))
         parts.append(_pools(model))
         parts.append(_teams(model))
+        parts.append(vertex_section(model))
     parts.append(_warnings(model, list(getattr(result, "logs", ()))))
     parts.append(_violations(result, rows))
     parts.append(_resources(result.resources))

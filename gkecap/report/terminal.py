@@ -128,6 +128,10 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
     if model is not None:
         console.print(pools_table(model))
         console.print(teams_table(model))
+        from gkecap.report.vertex import vertex_table  # Vertex AI FLEX_START profiles, when there are any
+
+        if (vertex := vertex_table(model)) is not None:
+            console.print(vertex)
         for warning in model.warnings:
             console.print(f"[yellow]warning[/yellow]: {warning}")
     console.print(resources_table(result.resources))

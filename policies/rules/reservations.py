@@ -117,7 +117,7 @@ def calendar_window_problems(resource: ResourceView, now: datetime) -> list[str]
     if projects is not None:
         for problem in calendar_window.check_share_with(projects):
             problems.append(("shareSettings", problem.message))
-    return [f"{label}: {field}: {message}. Calendar-mode rules: FACTS C (a submitted request cannot be changed)."
+    return [f"{label}: {field}: {message}. Calendar-mode rule: a submitted request cannot be changed."
             for field, message in problems]
 
 

@@ -31,7 +31,8 @@ def analysis():
 
 def test_every_component_is_analyzed(analysis):
     assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "Environment",
-                                                         "GkeCluster", "KueueInstall", "KueueObjects"]
+                                                         "GkeCluster", "KueueInstall", "KueueObjects",
+                                                         "VertexTrainingQuota"]
     assert sorted(analysis["type_definitions"]) == ["GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
                                                     "SystemPoolArgs"]
 
@@ -89,7 +90,8 @@ def test_plugin_serves_the_schema_over_grpc():
     assert schema["name"] == "gkecap"
     assert sorted(schema["resources"]) == [
         "gkecap:index:AcceleratorNodePool", "gkecap:index:CalendarReservation", "gkecap:index:Environment",
-        "gkecap:index:GkeCluster", "gkecap:index:KueueInstall", "gkecap:index:KueueObjects"]
+        "gkecap:index:GkeCluster", "gkecap:index:KueueInstall", "gkecap:index:KueueObjects",
+        "gkecap:index:VertexTrainingQuota"]
     assert all(resource["isComponent"] for resource in schema["resources"].values())
     pool = schema["resources"]["gkecap:index:AcceleratorNodePool"]
     assert pool["inputProperties"]["capacity"] == {

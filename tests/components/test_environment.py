@@ -144,3 +144,20 @@ def test_an_invalid_environment_registers_nothing(pulumi_run):
 def test_node_account_id_fits_iam_limits(cluster, expected):
     account_id = node_account_id(cluster)
     assert account_id == expected and 6 <= len(account_id) <= 30
+
+
+def test_vertex_profiles_get_their_preemptible_quota_as_a_child(pulumi_run):
+    env = dev()
+    env["vertex"] = {"region": "us-central1", "profiles": [
+        {"name": "l4", "team": "vision", "machineType": "g2-standard-24", "acceleratorType": "NVIDIA_L4",
+         "acceleratorCount": 2, "maxConcurrentJobs": 3}]}
+    registered, _ = _run(pulumi_run, env)
+    quota = registered.one("gkecap:index:VertexTrainingQuota")
+    preference = registered.one("gcp:cloudquota/sQuotaPreference:SQuotaPreference")
+    assert preference.parent == quota.urn and quota.parent == registered.one("gkecap:index:Environment").urn
+    assert preference.inputs["quotaConfig"]["preferredValue"] == "6"  # 2 GPUs x 3 concurrent jobs
+
+
+def test_an_environment_without_vertex_profiles_asks_for_no_quota(pulumi_run):
+    registered, _ = _run(pulumi_run, dev())
+    assert registered.of_type("gkecap:index:VertexTrainingQuota") == []

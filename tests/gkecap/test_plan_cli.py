@@ -32,7 +32,7 @@ def test_mandatory_violation_exits_1(raw_plan):
 
 def test_json_document_shape(raw_plan):
     document = json.loads(raw_plan.stdout)
-    assert set(document) == {"resources", "violations", "summary"}
+    assert set(document) == {"resources", "violations", "diagnostics", "summary"}
     assert all(set(r) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"} for r in document["resources"])
     assert document["violations"] == [
         {
@@ -78,7 +78,7 @@ def test_spec_error_exits_2_with_one_line_per_issue():
 def test_failing_program_exits_2_naming_the_line():
     result = _run("plan", "--program", str(PROGRAMS / "failing"), "--no-policies")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: __main__.py:8: KeyError: 'zone'"
+    assert result.stderr.strip() == "error: tests/fixtures/programs/failing/__main__.py:8: KeyError: 'zone'"
 
 
 def test_missing_config_file_exits_2():

@@ -71,3 +71,13 @@ def test_prod_submitted_reservation_is_protected_from_deletion(plans):
     (reservation,) = [r for r in json.loads(stdout)["resources"] if r["type"] == "gcp:compute/futureReservation:FutureReservation"]
     assert reservation["inputs"]["planningStatus"] == "SUBMITTED"
     assert reservation["options"]["protect"] is True
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_plan_writes_team_workloads_and_vertex_requests(plans, stack):
+    _, stdout, _, out = plans[stack]
+    assert list((out / "workloads").rglob("*.yaml"))  # a starter per team and pool
+    assert list((out / "vertex").glob("*.json")) and list((out / "vertex").glob("*.yaml"))
+    # The stack asks for the preemptible Vertex quota its FLEX_START profiles need.
+    types = json.loads(stdout)["summary"]["resourcesByType"]
+    assert types["gcp:cloudquota/sQuotaPreference:SQuotaPreference"] >= 1

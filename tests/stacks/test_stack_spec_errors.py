@@ -5,6 +5,7 @@ path: the spec runs the same rule sets as the components (a pool's `gke.check_po
 from __future__ import annotations
 
 import copy
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,9 +63,10 @@ def test_a_component_rejecting_its_arguments_names_it_and_each_argument(tmp_path
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2, done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    where = f"{Path(os.path.relpath(program / '__main__.py')).as_posix()}:6"  # the program line that made the component
     assert errors == [
-        "error: AcceleratorNodePool 'h100-cal': minNodes: must be 0 for calendar pools (the reservation's VMs exist "
-        "only in its window); minNodes > 0 is for reservation, spot, on-demand",
-        "error: AcceleratorNodePool 'h100-cal': maxRunDurationSeconds: applies to flex-start and queued pools only, "
-        "not calendar",
+        f"error: {where}: AcceleratorNodePool 'h100-cal': minNodes: must be 0 for calendar pools (the reservation's VMs "
+        "exist only in its window); minNodes > 0 is for reservation, spot, on-demand",
+        f"error: {where}: AcceleratorNodePool 'h100-cal': maxRunDurationSeconds: applies to flex-start and queued pools "
+        "only, not calendar",
     ], done.stderr

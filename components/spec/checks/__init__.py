@@ -22,6 +22,7 @@ from gkecap.components.spec.checks.teams import (
     check_priority_classes,
     check_teams,
 )
+from gkecap.components.spec.checks.vertex import check_vertex
 from gkecap.components.spec.models import EnvironmentSpec
 
 
@@ -41,4 +42,5 @@ def check_environment(
     check_flavor_limits(findings)
     check_priority_classes(findings)
     check_quota_vs_capacity(findings, facts)
+    check_vertex(findings)
     return findings.errors, findings.warnings

@@ -24,6 +24,7 @@ from gkecap.components.spec.models import (
     ReservationSpec,
     TeamSpec,
 )
+from gkecap.components.spec.vertex import VertexSpec
 
 
 @dataclass
@@ -43,6 +44,7 @@ class View:
     pool_names: set[str] | None
     reservation_names: set[str] | None
     cohort_names: set[str] | None
+    vertex: VertexSpec | None = None
 
     @classmethod
     def of(cls, spec: EnvironmentSpec) -> "View":
@@ -60,6 +62,7 @@ class View:
             pool_names={p.name for p in spec.node_pools},
             reservation_names={r.name for r in spec.reservations},
             cohort_names={c.name for c in spec.cohorts},
+            vertex=spec.vertex,
         )
 
     @classmethod
@@ -104,6 +107,7 @@ class View:
             pool_names=names("nodePools"),
             reservation_names=names("reservations"),
             cohort_names=names("cohorts"),
+            vertex=one("vertex", VertexSpec),
         )
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from gkecap.components.gke.cluster import BASE_FLOOR, LOWEST_VERSION, check_cluster_request
-from gkecap.components.gke.locations import zone_region
+from gkecap.components.gke.locations import zone_region, zones_hint
 from gkecap.components.gke.versions import (
     GPU_FLEX_MIN_VERSION,
     TPU7X_MIN_VERSION,
@@ -28,7 +28,7 @@ def check_cluster(f: Findings, facts: dict[str, PoolFacts]) -> None:
     f.errors.extend(under("cluster", issues))
     region, location = f.valid_region, cluster.location
     if region and location and not (location == region or zone_region(location) == region):
-        f.error("cluster.location", f"{location!r} is not the region {region} or one of its zones (e.g. {region}-a)")
+        f.error("cluster.location", f"{location!r} is not the region {region} or one of its zones ({zones_hint(region)})")
     if not cluster.create and "system_pool" in cluster.model_fields_set:
         f.warn("cluster.systemPool", "has no effect on an existing cluster (create: false)")
     version = cluster.min_master_version

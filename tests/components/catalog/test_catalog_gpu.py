@@ -14,6 +14,8 @@ from gkecap.components.catalog import (
     mig_partitions,
 )
 
+from testkit.kueue_crds import shared_skip_reason
+
 SHARED_CSV = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "gpu_machine_types_cluster_toolkit.csv"
 
 # xpk's GPU table (FACTS A.4 [S1]) plus a3-edgegpu-8g (FACTS A.4 [S3])
@@ -41,7 +43,7 @@ def test_agrees_with_xpk_table(machine_type):
 
 def _toolkit_rows():
     if not SHARED_CSV.exists():
-        pytest.skip(f"{SHARED_CSV} is absent (only the team checkout has ../shared)")
+        pytest.skip(shared_skip_reason(f"reference/{SHARED_CSV.name}"))
     with SHARED_CSV.open(newline="") as handle:
         return list(csv.DictReader(handle))
 

@@ -7,12 +7,14 @@ import pytest
 
 from gkecap.components.catalog import MIG_PROFILES, CatalogError, mig_partitions, mig_profile
 
+from testkit.kueue_crds import shared_skip_reason
+
 SHARED_CSV = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "mig_partitions_gke.csv"
 
 
 def _csv_profiles():
     if not SHARED_CSV.exists():
-        pytest.skip(f"{SHARED_CSV} is absent (only the team checkout has ../shared)")
+        pytest.skip(shared_skip_reason(f"reference/{SHARED_CSV.name}"))
     profiles = set()
     with SHARED_CSV.open(newline="") as handle:
         for row in csv.DictReader(handle):

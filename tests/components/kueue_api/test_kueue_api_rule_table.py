@@ -12,7 +12,7 @@ import pytest
 from gkecap.components.kueue_api import NOT_CHECKED, RULES, TRANSITION_RULES, validate_kueue_object
 from testkit.kueue_objects_data import to_v1beta1
 from testkit.kueue_rule_cases import CASES, REJECT, UNCHECKED, Case
-from testkit.kueue_crds import CRD_DIR, requires_crds, validate_against_crds
+from testkit.kueue_crds import CRD_DIR, requires_crds, shared_skip_reason, validate_against_crds
 
 _VERSIONED = [pytest.param(case, case.obj, id=case.id) for case in CASES] + [
     pytest.param(case, to_v1beta1(case.obj), id=f"{case.id}-v1beta1") for case in CASES if case.v1beta1]
@@ -46,7 +46,7 @@ def test_each_create_time_rule_has_a_case() -> None:
 
 
 @pytest.mark.skipif(not (CRD_DIR.parent / "reference" / "KUEUE_VALIDATION.md").is_file(),
-                    reason="shared/reference/KUEUE_VALIDATION.md not available")
+                    reason=shared_skip_reason("reference/KUEUE_VALIDATION.md"))
 def test_every_rule_of_the_reference_is_catalogued() -> None:
     text = (CRD_DIR.parent / "reference" / "KUEUE_VALIDATION.md").read_text()
     listed = set(re.findall(r"^- (R-[A-Z]+-\d+) ", text, flags=re.MULTILINE))

@@ -50,7 +50,7 @@ def test_cluster_location_in_region():
     env = dev()
     env["cluster"]["location"] = "us-west1"
     assert (
-        issues(env)["cluster.location"] == "'us-west1' is not the region us-east5 or one of its zones (e.g. us-east5-a)"
+        issues(env)["cluster.location"] == "'us-west1' is not the region us-east5 or one of its zones (zones of us-east5: us-east5-a, us-east5-b, us-east5-c)"
     )
 
 

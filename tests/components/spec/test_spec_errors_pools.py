@@ -205,7 +205,7 @@ def test_zone_must_be_in_the_region():
     pool(env)["zones"] = ["us-central1-a"]
     assert (
         issues(env)["nodePools[0].zones[0]"]
-        == "'us-central1-a' is not in the region us-east5; allowed: zones us-east5-a, us-east5-b, ..."
+        == "'us-central1-a' is not in the region us-east5; allowed: zones of us-east5: us-east5-a, us-east5-b, us-east5-c"
     )
 
 

@@ -27,7 +27,7 @@ def test_writes_one_file_per_kind_for_the_stack(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == [
         "00-namespaces.yaml", "02-resourceflavors.yaml", "03-provisioningrequestconfigs.yaml",
         "04-admissionchecks.yaml", "05-workloadpriorityclasses.yaml", "06-cohorts.yaml", "07-clusterqueues.yaml",
-        "08-localqueues.yaml"]
+        "08-localqueues.yaml", "kueue-values.yaml", "kustomization.yaml"]
     queues = [d for d in yaml.safe_load_all((out / "07-clusterqueues.yaml").read_text()) if d]
     assert [q["metadata"]["name"] for q in queues] == ["team-a", "team-b", "team-c", "team-d"]
 
@@ -52,3 +52,30 @@ def test_an_invalid_environment_exits_2_naming_each_problem(tmp_path: Path):
 def test_a_missing_config_exits_2(tmp_path: Path):
     result = runner.invoke(app, ["manifests", "--config", str(tmp_path / "Pulumi.none.yaml")])
     assert result.exit_code == 2 and "file not found" in result.stderr
+
+
+def test_the_directory_is_a_gitops_unit_that_installs_kueue_first(tmp_path: Path):
+    out = tmp_path / "manifests"
+    assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)]).exit_code == 0
+    kustomization = yaml.safe_load((out / "kustomization.yaml").read_text())
+    [chart] = kustomization["helmCharts"]  # the Kueue install owns the CRDs every listed object needs
+    assert (chart["name"], chart["includeCRDs"], chart["valuesFile"]) == ("kueue", True, "kueue-values.yaml")
+    manifests = sorted(p.name for p in out.glob("[0-9][0-9]-*.yaml"))
+    assert kustomization["resources"] == manifests  # every file, in apply (file name) order
+
+
+def test_the_helm_values_keep_fair_sharing_and_the_feature_gates(tmp_path: Path):
+    environment = prod()
+    environment["kueue"] = {"version": "v0.19.2", "fairSharing": True, "topologyAwareScheduling": True}
+    out = tmp_path / "manifests"
+    assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, environment)), "--out", str(out)]).exit_code == 0
+    values = yaml.safe_load((out / "kueue-values.yaml").read_text())
+    assert {"name": "TopologyAwareScheduling", "enabled": True} in values["controllerManager"]["featureGates"]
+    assert "fairSharing" in yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
+
+
+def test_no_file_carries_an_absolute_path(tmp_path: Path):
+    out = tmp_path / "manifests"
+    assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)]).exit_code == 0
+    for path in out.iterdir():
+        assert str(tmp_path) not in path.read_text(), path.name

@@ -118,3 +118,17 @@ def test_policies_not_run_is_said(spec, model):
 
     html = render_html(plan_result(spec, policies_run=False), model, now=NOW)
     assert "The policy pack was not run." in html
+
+
+def test_vertex_profiles_and_their_quota_are_shown_beside_the_capacity():
+    from gkecap.components.model import derive
+    from gkecap.report.html import render_html
+    from testkit.report_fixtures import NOW, plan_result, small_spec
+
+    vertex = {"region": "us-central1", "profiles": [
+        {"name": "llm-h100", "machineType": "a3-highgpu-8g", "acceleratorType": "NVIDIA_H100_80GB",
+         "acceleratorCount": 8, "replicaCount": 2, "maxConcurrentJobs": 2}]}
+    spec = small_spec(vertex=vertex)
+    page = render_html(plan_result(spec, []), derive(spec), now=NOW)
+    assert 'id="vertex-profiles"' in page and "CustomModelTrainingPreemptibleH100GPUsPerProjectPerRegion" in page
+    assert "<td class=\"n\">32</td>" in page  # 2 replicas x 8 GPUs x 2 concurrent jobs

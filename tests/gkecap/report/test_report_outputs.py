@@ -1,4 +1,4 @@
-"""out/<stack>/: plan.json is the --format json document, report.html, manifests/ for an environment."""
+"""out/<project>/<stack>/: plan.json is the --format json document, report.html, manifests/ for an environment."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def test_plan_json_is_the_format_json_document(result, tmp_path):
     written = write_outputs(result, tmp_path, now=NOW)
     document = json.loads(written["plan"].read_text())
     assert document == json.loads(render_json(result))
-    assert set(document) == {"resources", "violations", "summary"}
+    assert set(document) == {"resources", "violations", "diagnostics", "summary"}
     assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"}
     assert set(document["violations"][0]) == {"policy", "enforcementLevel", "urn", "message"}
 
@@ -35,5 +35,13 @@ def test_bare_program_writes_no_manifests(bare_result, tmp_path):
     assert not (tmp_path / "manifests").exists()
 
 
-def test_default_out_dir_is_out_slash_stack(result, tmp_path):
-    assert default_out_dir(result, tmp_path) == tmp_path / "out" / "test"
+def test_default_out_dir_is_keyed_by_project_and_stack(result, tmp_path):
+    # a program's `dev` stack must not land in the bundled environments' out/gke-capacity/dev
+    assert default_out_dir(result, tmp_path) == tmp_path / "out" / "gke-capacity" / "test"
+
+
+def test_a_bare_program_run_removes_the_manifests_of_an_earlier_environment_run(result, bare_result, tmp_path):
+    write_outputs(result, tmp_path, now=NOW)
+    (tmp_path / "manifests" / "notes.txt").write_text("mine")  # not ours: kept
+    write_outputs(bare_result, tmp_path, now=NOW)
+    assert sorted(p.name for p in (tmp_path / "manifests").iterdir()) == ["notes.txt"]

@@ -232,3 +232,8 @@ def test_unknown_reservation_name_follows_the_dependency():
                         property_dependencies={"nodeConfig": (reservation.urn,)})
     [(_, message)] = check_reservation_affinity_match([reservation, pool], {})
     assert "holds 2 VMs" in message
+
+
+def test_an_unset_deletion_policy_is_named_as_such():
+    [message] = check_submitted_reservation_protected(gpu_calendar(protect=False), {})
+    assert "deletionPolicy is not set" in message and "None" not in message and "FACTS" not in message

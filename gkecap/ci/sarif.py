@@ -1,0 +1,174 @@
+"""SARIF 2.1.0 (OASIS), the format GitHub code scanning reads to annotate a pull request.
+
+One run of the tool `gkecap`: a rule per policy of the pack (its description and enforcement level) and
+two for the input itself (`invalid-input`, `input-warning`); a result per violation and per diagnostic.
+Each result is located where the user can fix it:
+
+* a diagnostic at its own file and line (the stack file's field, or the program line that raised);
+* a violation of a resource built from an environment (`gkecap:environment` in a stack file) at the line of
+  the pool, reservation, team, cohort or cluster entry it was built from, else at the environment itself;
+* a violation of a resource in any other program at the program line that created it
+  (`gkecap.engine.origins`).
+
+Paths are relative to the working directory (the repository root in CI, as GitHub expects) with
+`uriBaseId: %SRCROOT%`. Levels: mandatory -> error, advisory -> warning, disabled -> note.
+Spec: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html ; GitHub's use of it:
+https://docs.github.com/en/code-security/code-scanning/integrating-with-code-scanning/sarif-support-for-code-scanning
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from gkecap.ci.diagnostics import ERROR, ConfigDiagnostic, shown_path
+from gkecap.ci.yaml_lines import YamlLines, config_key_path
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+VERSION = "2.1.0"
+INVALID_INPUT = "invalid-input"
+INPUT_WARNING = "input-warning"
+_LEVELS = {"mandatory": "error", "advisory": "warning", "disabled": "note"}
+# Entries of an environment a resource can be built from, by the list that holds them.
+_ENTRY_LISTS = ("nodePools", "reservations", "teams", "cohorts")
+# Resources that stand for the whole environment: never matched by name to one entry.
+_WHOLE = ("pulumi:pulumi:Stack", "gkecap:index:Environment")
+
+
+def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> dict[str, Any]:
+    """The SARIF log of a plan (`result`, a PlanResult; None when the input was invalid) and its diagnostics."""
+    rules: list[dict[str, Any]] = [
+        _rule(INVALID_INPUT, "The environment, program or stack file is invalid: the plan stops (exit 2).", "error"),
+        _rule(INPUT_WARNING, "A finding about the input that does not stop the plan.", "warning"),
+    ]
+    results = [_diagnostic_result(d) for d in diagnostics]
+    if result is not None and result.policies is not None:
+        for policy in result.policies.info.policies:
+            rules.append(_rule(policy.name, policy.description or policy.name, _LEVELS.get(policy.enforcement_level, "warning")))
+    if result is not None:
+        locator = ViolationLocator(result)
+        known = {rule["id"] for rule in rules}
+        for violation in result.violations:
+            if violation.policy not in known:  # a pack that did not describe the policy
+                rules.append(_rule(violation.policy, violation.description or violation.policy, _LEVELS.get(violation.enforcement_level, "warning")))
+                known.add(violation.policy)
+            results.append(_violation_result(violation, locator.locate(violation.urn)))
+    return {
+        "$schema": SCHEMA,
+        "version": VERSION,
+        "runs": [
+            {
+                "tool": {"driver": {"name": "gkecap", "version": _version(), "rules": rules}},
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+                "results": results,
+            }
+        ],
+    }
+
+
+def _version() -> str:
+    try:
+        return metadata.version("gke-capacity")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def _rule(rule_id: str, description: str, level: str) -> dict[str, Any]:
+    return {"id": rule_id, "shortDescription": {"text": description}, "defaultConfiguration": {"level": level}}
+
+
+def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
+    if not file:
+        return []
+    physical: dict[str, Any] = {"artifactLocation": _artifact(file)}
+    if line:
+        physical["region"] = {"startLine": line}
+    return [{"physicalLocation": physical}]
+
+
+def _artifact(file: str) -> dict[str, Any]:
+    path = Path(file)
+    if path.is_absolute():
+        return {"uri": path.as_uri()}
+    return {"uri": path.as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def _diagnostic_result(diagnostic: ConfigDiagnostic) -> dict[str, Any]:
+    text = f"{diagnostic.path}: {diagnostic.message}" if diagnostic.path and not diagnostic.message.startswith(diagnostic.path) else diagnostic.message
+    return {
+        "ruleId": INVALID_INPUT if diagnostic.severity == ERROR else INPUT_WARNING,
+        "level": "error" if diagnostic.severity == ERROR else "warning",
+        "message": {"text": text},
+        "locations": _location(diagnostic.file, diagnostic.line),
+    }
+
+
+def _violation_result(violation: Any, where: tuple[str | None, int | None]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": violation.policy,
+        "level": _LEVELS.get(violation.enforcement_level, "warning"),
+        "message": {"text": f"{violation.message} ({violation.urn})" if violation.urn else violation.message},
+        "locations": _location(*where),
+    }
+    return result
+
+
+class ViolationLocator:
+    """The file and line to annotate for a violation of the resource with a given URN."""
+
+    def __init__(self, result: Any) -> None:
+        self.by_urn = {record.urn: record for record in result.resources}
+        self.origins = getattr(result, "origins", None)
+        config = getattr(result, "stack_config", None)
+        config_path = getattr(config, "path", None)
+        self.stack_file: str | None = None
+        self.entries: list[tuple[str, int]] = []  # (entry name, line), for environments
+        self.environment_line: int | None = None
+        if getattr(result, "spec", None) is not None and config_path is not None:
+            lines = YamlLines.of_file(Path(config_path))
+            base = config_key_path(lines, "gkecap:environment", "gkecap")
+            self.stack_file = shown_path(config_path)
+            self.environment_line = lines.line_of(base)
+            environment = config.get("gkecap:environment") or {}
+            for list_key in _ENTRY_LISTS:
+                for index, entry in enumerate(environment.get(list_key) or ()):
+                    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                        self.entries.append((entry["name"], lines.line_of((*base, list_key, index)) or 0))
+            cluster = environment.get("cluster")
+            if isinstance(cluster, dict) and isinstance(cluster.get("name"), str):
+                self.entries.append((cluster["name"], lines.line_of((*base, "cluster")) or 0))
+            # the longest name first: `h100-dws-long` before `h100-dws`
+            self.entries.sort(key=lambda entry: -len(entry[0]))
+        self.fallback: tuple[str | None, int | None] = (self.stack_file, self.environment_line)
+        program = getattr(result, "program", None)
+        source = Path(getattr(result, "source", "") or "")
+        if self.stack_file is None and program is not None:
+            self.fallback = (shown_path(program.entry), None)
+        elif self.stack_file is None and str(source) not in ("", ".") and source.is_file():
+            self.fallback = (shown_path(source), None)  # `gkecap check --state FILE`: the export itself
+
+    def locate(self, urn: str | None) -> tuple[str | None, int | None]:
+        record = self.by_urn.get(urn) if urn else None
+        if record is None:
+            return self.fallback
+        if self.stack_file is not None:
+            for candidate in self._lineage(record):
+                for name, line in self.entries:
+                    if candidate.name == name or candidate.name.endswith(f"-{name}") or candidate.name.startswith(f"{name}-"):
+                        return self.stack_file, line
+            return self.fallback
+        if self.origins is not None:
+            for candidate in self._lineage(record):
+                origin = self.origins.of(candidate.type, candidate.name)
+                if origin is not None:
+                    return shown_path(origin[0]), origin[1]
+        return self.fallback
+
+    def _lineage(self, record: Any) -> list[Any]:
+        chain = []
+        while record is not None and len(chain) < 64:
+            if record.type not in _WHOLE:
+                chain.append(record)
+            record = self.by_urn.get(record.parent) if record.parent else None
+        return chain

@@ -1,0 +1,31 @@
+"""`--timeout`: a program that never ends stops the plan with the program line it was running."""
+
+import re
+import time
+
+import pytest
+
+from gkecap.engine.deadline import DeadlineExceeded, deadline
+from gkecap.plan import plan
+from testkit.engine_fixtures import PROGRAMS
+
+
+def test_a_program_that_never_ends_is_stopped_at_its_line():
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded) as stopped, deadline(1):
+        plan(PROGRAMS / "never_ends", no_policies=True)
+    assert time.monotonic() - started < 30
+    # the loop's line: `while True:` or its body, wherever the timer caught it
+    assert re.match(r"--timeout: the plan did not finish within 1 s; the program was running "
+                    r"tests/fixtures/programs/never_ends/__main__\.py:[67];", str(stopped.value))
+
+
+def test_the_timer_is_disarmed_after_the_block():
+    with deadline(0.2):
+        pass
+    time.sleep(0.3)  # a timer left armed would raise here
+
+
+def test_no_limit_with_zero():
+    with deadline(0):
+        assert True

@@ -1,0 +1,42 @@
+"""workloads/ and vertex/ in the plan's output: a starter per team and pool, each profile's request and gcloud config;
+a rerun removes what is no longer generated."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from gkecap.components.model import derive
+from gkecap.report import write_outputs
+from gkecap.starters import write_starters
+from testkit.report_fixtures import NOW, plan_result, small_spec
+from testkit.vertex_types import vertex_types  # noqa: F401  (the session's aiplatform_v1 parser)
+
+VERTEX = {"region": "us-central1", "profiles": [
+    {"name": "vision-l4", "team": "vision", "machineType": "g2-standard-24", "acceleratorType": "NVIDIA_L4",
+     "acceleratorCount": 2, "maxConcurrentJobs": 2}]}
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_the_plan_writes_a_starter_per_team_and_pool_and_each_vertex_profile(tmp_path, vertex_types):
+    written = write_outputs(plan_result(small_spec(vertex=VERTEX), []), tmp_path, now=NOW)
+    assert {"workloads", "vertex"} <= set(written)
+    starters = sorted(str(p.relative_to(tmp_path / "workloads")) for p in (tmp_path / "workloads").rglob("*.yaml"))
+    assert "vision/v6e-16.yaml" in starters and "speech/h100-dws.yaml" in starters
+    [job] = [d for d in yaml.safe_load_all((tmp_path / "workloads/vision/v6e-16.yaml").read_text()) if d]
+    assert job["kind"] == "JobSet"
+    body = json.loads((tmp_path / "vertex/vision-l4.json").read_text())
+    assert vertex_types.parse("CustomJob", body)["job_spec"]["scheduling"]["strategy"] == "FLEX_START"
+    assert yaml.safe_load((tmp_path / "vertex/vision-l4.yaml").read_text()) == body["jobSpec"]
+
+
+def test_a_rerun_removes_starters_that_are_no_longer_generated(tmp_path):
+    write_starters(derive(small_spec(vertex=VERTEX)), tmp_path, "test", _write)
+    written = write_starters(derive(small_spec()), tmp_path, "test", _write)
+    assert "vertex" not in written
+    assert list((tmp_path / "vertex").rglob("*.json")) == []
