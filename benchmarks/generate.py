@@ -6,7 +6,8 @@ cohort), a GPU pool and a TPU pool per department, calendar reservations, borrow
 Every department of ten teams uses one GPU pool, cycling through the capacity models (queued H100,
 flex-start H100, spot L4, calendar H100 with its own future reservation), and one flex-start TPU v6e
 4x4 pool of multi-host slices; up to 32 GPU and 16 TPU pools, shared by departments beyond that, each
-sized for the departments on it. Quotas split a department's share among its teams (never
+sized for the departments on it (a calendar pool for at most 8 departments: one calendar reservation holds
+at most 80 GPU VMs; later departments of a full calendar pool use the next pool). Quotas split a department's share among its teams (never
 over-committed); some teams get borrowing or lending limits and a fair-sharing weight. The
 result is a valid environment: `gkecap plan --config FILE` plans it with exit 0.
 
@@ -21,6 +22,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import yaml
+
+from gkecap.components.gke.calendar_window import GPU_MAX_VMS  # a calendar request holds 1-80 GPU VMs (FACTS C)
 
 TEAMS_PER_DEPARTMENT = 10
 REGION = "us-east5"
@@ -42,6 +45,21 @@ MAX_GPU_POOLS = 32
 MAX_TPU_POOLS = 16
 
 
+def gpu_pool_assignment(departments: int) -> list[int]:
+    """The GPU pool of each department: department d uses pool d % pools, except that a calendar pool takes
+    no more departments than one calendar reservation can serve (GPU_MAX_VMS VMs); the others use the next
+    pool, which is not a calendar one (calendar is the last capacity model of GPU_POOL_KINDS)."""
+    pools = min(departments, MAX_GPU_POOLS)
+    assignment = []
+    for d in range(departments):
+        pool = d % pools
+        capacity, _, _, vms = GPU_POOL_KINDS[pool % len(GPU_POOL_KINDS)]
+        if capacity == "calendar" and (d // pools + 1) * vms > GPU_MAX_VMS:
+            pool = (pool + 1) % pools
+        assignment.append(pool)
+    return assignment
+
+
 def _split(total: int, parts: int) -> list[int]:
     """``total`` in ``parts`` whole shares, as even as possible (largest first); sums to ``total``."""
     base, extra = divmod(total, parts)
@@ -61,11 +79,12 @@ def organisation(teams: int, *, now: datetime, start_in_days: int = 30) -> dict[
         """Departments on pool ``index`` when department d uses pool d % pools."""
         return len(range(index, departments, pools))
 
+    gpu_of = gpu_pool_assignment(departments)
     node_pools: list[dict[str, Any]] = []
     reservations: list[dict[str, Any]] = []
     for g in range(gpu_pools):
         capacity, machine, _, vms = GPU_POOL_KINDS[g % len(GPU_POOL_KINDS)]
-        vms *= sharing(g, gpu_pools)
+        vms *= gpu_of.count(g)
         zone = ZONES[g % len(ZONES)]
         pool: dict[str, Any] = {"name": f"gpu-{g:02d}", "machineType": machine, "capacity": capacity, "zones": [zone]}
         if capacity == "calendar":
@@ -89,8 +108,8 @@ def organisation(teams: int, *, now: datetime, start_in_days: int = 30) -> dict[
     for d in range(departments):
         dept = f"dept-{d:03d}"
         cohorts.append({"name": dept, "parent": "org"})
-        gpu_pool, tpu_pool = f"gpu-{d % gpu_pools:02d}", f"v6e-{d % tpu_pools:02d}"
-        _, _, per_vm, vms = GPU_POOL_KINDS[(d % gpu_pools) % len(GPU_POOL_KINDS)]
+        gpu_pool, tpu_pool = f"gpu-{gpu_of[d]:02d}", f"v6e-{d % tpu_pools:02d}"
+        _, _, per_vm, vms = GPU_POOL_KINDS[gpu_of[d] % len(GPU_POOL_KINDS)]
         members = list(range(d * TEAMS_PER_DEPARTMENT, min(teams, (d + 1) * TEAMS_PER_DEPARTMENT)))
         gpu_shares = _split(per_vm * vms, len(members))
         tpu_shares = _split(TPU_CHIPS, len(members))

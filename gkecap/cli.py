@@ -1,17 +1,82 @@
-"""The `gkecap` command line: builds the Typer app and registers the commands of `gkecap.commands`.
+"""The `gkecap` command line: a Typer app whose commands are loaded only when they run.
 
-Commands never import this module; it imports them, so there is no import cycle and no registration by
-side effect (`python -m gkecap` and the console script build the same app).
+Commands never import this module; it names them in `COMMANDS` (module, function, one-line help) and imports a
+command's module only when that command runs or prints its own help, so `gkecap --help` and `gkecap catalog`
+never pay for the Pulumi SDKs, gRPC or the policy pack that `gkecap plan` needs. To add a command, add a line to
+`COMMANDS`; tests/gkecap/test_cli.py checks that each line's help is its function's own (docstring, first paragraph).
 """
 
 from __future__ import annotations
 
+import importlib
 from importlib import metadata
+from typing import Any, NamedTuple
 
 import typer
+from typer.core import TyperGroup
+from typer.models import CommandInfo
 
-from gkecap.commands import catalog, manifests, plan, policies, simulate, vertex_job, workload
-from gkecap.commands.help_texts import COMMANDS, MAIN
+from gkecap.commands import help_texts  # plain strings: examples and exit codes each help ends with
+
+
+class CommandEntry(NamedTuple):
+    module: str
+    function: str
+    help: str  # the first paragraph of the function's docstring, as `gkecap --help` lists it
+
+
+COMMANDS: dict[str, CommandEntry] = {
+    "catalog": CommandEntry("gkecap.commands.catalog", "catalog_command", "Show the accelerator catalog: GPU machine types, TPU families and their topology rules."),
+    "slice": CommandEntry("gkecap.commands.catalog", "slice_command", "Explain a TPU slice (chips, VMs, single- or multi-host, node-pool settings) or a GPU machine type."),
+    "plan": CommandEntry("gkecap.commands.plan", "plan_command", "Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."),
+    "check": CommandEntry("gkecap.commands.plan", "check_command", "Run the policy pack over the resources of a stack export."),
+    "manifests": CommandEntry("gkecap.commands.manifests", "manifests_command", (
+        "Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and "
+        "RoleBindings) as kubectl-ready YAML, one file per kind in apply order."
+    )),
+    "policies": CommandEntry("gkecap.commands.policies", "policies_command", "List every policy of the pack: name, enforcement level, description and config schema."),
+    "workload": CommandEntry("gkecap.commands.workload", "workload_command", (
+        "Print a ready-to-apply Job or JobSet for a team: queue, node selector, tolerations, accelerator requests and "
+        "provisioning/topology annotations from the environment."
+    )),
+    "vertex-job": CommandEntry("gkecap.commands.vertex_job", "vertex_job_command", "Print a Vertex AI CustomJob (FLEX_START) for a training profile of the environment."),
+    "simulate": CommandEntry("gkecap.commands.simulate", "simulate_command", (
+        "Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."
+    )),
+}
+
+
+def load_command_function(name: str) -> Any:
+    """The function behind command `name` (imports its module)."""
+    entry = COMMANDS[name]
+    return getattr(importlib.import_module(entry.module), entry.function)
+
+
+class LazyCommandGroup(TyperGroup):
+    """Lists `COMMANDS` from the table and builds a command (importing its module) only when it is used."""
+
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        if self._listing:  # `gkecap --help`: the name and one line of help are all it shows
+            return typer.core.TyperCommand(name=cmd_name, help=entry.help)
+        if cmd_name not in self.commands:
+            info = CommandInfo(name=cmd_name, callback=load_command_function(cmd_name), epilog=help_texts.COMMANDS.get(cmd_name))
+            self.commands[cmd_name] = typer.main.get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
+        return self.commands[cmd_name]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
 
 def _version(value: bool) -> None:
@@ -25,26 +90,18 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 def build_app() -> typer.Typer:
-    """A fresh app with every command registered."""
+    """A fresh app with every command of `COMMANDS` (each loaded when used)."""
     app = typer.Typer(
         name="gkecap",
+        cls=LazyCommandGroup,
         help="Accelerator capacity as code for GKE: show the catalog, plan and check environments offline.",
-        epilog=MAIN,
+        epilog=help_texts.MAIN,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(_root)
-    app.command("catalog", epilog=COMMANDS["catalog"])(catalog.catalog_command)
-    app.command("slice", epilog=COMMANDS["slice"])(catalog.slice_command)
-    app.command("plan", epilog=COMMANDS["plan"])(plan.plan_command)
-    app.command("check", epilog=COMMANDS["check"])(plan.check_command)
-    app.command("manifests", epilog=COMMANDS["manifests"])(manifests.manifests_command)
-    app.command("policies", epilog=COMMANDS["policies"])(policies.policies_command)
-    app.command("workload", epilog=COMMANDS["workload"])(workload.workload_command)
-    app.command("vertex-job", epilog=COMMANDS["vertex-job"])(vertex_job.vertex_job_command)
-    app.command("simulate", epilog=COMMANDS["simulate"])(simulate.simulate_command)
     return app
 
 

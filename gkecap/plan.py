@@ -211,7 +211,8 @@ def plan(
         if analysis is not None:
             t0 = time.perf_counter()
             try:
-                policies = analysis.finish(run.records)
+                # The report's plain inputs are converted while the pack checks the stack (in parallel with it).
+                policies = analysis.finish(run.records, while_waiting=lambda: prepare_records(run.records))
             except (PolicyPackError, PolicyConfigError) as exc:
                 raise PlanError(_pack_problems(exc)) from None
             finally:
@@ -281,6 +282,13 @@ def check_state(
         timings={"total": time.perf_counter() - started},
         source=str(state_file),
     )
+
+
+def prepare_records(records: list[ResourceRecord]) -> None:
+    """Convert every record's inputs to plain data now (cached on the record), as `--format json` and the
+    report read them."""
+    for record in records:
+        record.inputs  # noqa: B018 -- the property converts and caches
 
 
 def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

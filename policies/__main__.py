@@ -11,10 +11,12 @@ from __future__ import annotations
 from pulumi_policy import EnforcementLevel, PolicyPack
 
 from gkecap.policies.registry import ALL_POLICIES
+from gkecap.policies.rule_runner import pack_policies
 
 PolicyPack(
     "gke-capacity",
-    policies=ALL_POLICIES,
+    # Every rule by name, run by one resource and one stack policy that read each resource once (rule_runner).
+    policies=pack_policies(ALL_POLICIES),
     # Each policy sets its own level; this is the fallback for one that does not.
     enforcement_level=EnforcementLevel.ADVISORY,
     description="Guardrails for GKE accelerator capacity and Kueue: TPU slices, GPU pools, DWS, reservations, quotas.",

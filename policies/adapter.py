@@ -25,6 +25,7 @@ other policies still run. The pack runs with its own directory on sys.path, so n
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pulumi_policy import (
@@ -91,26 +92,19 @@ def resource_policy(
     def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
         if not matches(args.resource_type):
             return
-        props, unknown_at = _plain_props(args.props)
-        view = ResourceView(
-            type=args.resource_type,
-            name=args.name,
-            urn=args.urn,
-            props=props,
-            options=_options(args.opts),
-            parent=args.opts.parent or None,
-            provider=_provider(args.provider),
-        )
+        view, unknown_at = resource_view(args)
         messages = _run(name, check, view, _config(args.get_config(), defaults), unknown_at)
         for message in messages:
             report_violation(message if isinstance(message, str) else message[1], None)
 
-    return ResourceValidationPolicy(
+    policy = ResourceValidationPolicy(
         name=name,
         description=description,
         validate=validate,
         **_policy_settings(name, enforcement_level, config, required_config, remediation_steps, severity, url),
     )
+    policy.gkecap_rule = Rule("resource", check, matches, defaults)  # type: ignore[attr-defined]
+    return policy
 
 
 def stack_policy(
@@ -136,31 +130,69 @@ def stack_policy(
         for r in args.resources:
             if not matches(r.resource_type):
                 continue
-            props, unknown = _plain_props(r.props)
+            view, unknown = stack_resource_view(r)
             unknown_at = unknown_at or unknown
-            views.append(
-                ResourceView(
-                    type=r.resource_type,
-                    name=r.name,
-                    urn=r.urn,
-                    props=props,
-                    options=_options(r.opts),
-                    parent=r.parent.urn if r.parent is not None else (r.opts.parent or None),
-                    dependencies=tuple(d.urn for d in r.dependencies),
-                    property_dependencies={k: tuple(d.urn for d in v) for k, v in r.property_dependencies.items()},
-                    provider=_provider(r.provider),
-                )
-            )
+            views.append(view)
         for found in _run(name, check, views, _config(args.get_config(), defaults), unknown_at):
             urn, message = (None, found) if isinstance(found, str) else found
             report_violation(message, urn or None)
 
-    return StackValidationPolicy(
+    policy = StackValidationPolicy(
         name=name,
         description=description,
         validate=validate,
         **_policy_settings(name, enforcement_level, config, required_config, remediation_steps, severity, url),
     )
+    policy.gkecap_rule = Rule("stack", check, matches, defaults)  # type: ignore[attr-defined]
+    return policy
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What a policy built here runs: its kind, check, type filter and config defaults (the pack's
+    runners, `gkecap.policies.rule_runner`, run rules from this)."""
+
+    kind: str  # "resource" | "stack"
+    check: Callable[[Any, dict], Sequence[Any]]
+    matches: Callable[[str], bool]
+    defaults: dict[str, Any]
+
+
+def rule_of(policy: Any) -> Rule | None:
+    """The rule of a policy built by `resource_policy` / `stack_policy` (None for any other policy)."""
+    return getattr(policy, "gkecap_rule", None)
+
+
+def resource_view(args: ResourceValidationArgs) -> tuple[ResourceView, list[str] | None]:
+    """The view a resource rule sees of an Analyze call's resource, and where its first unknown value is."""
+    props, unknown_at = _plain_props(args.props)
+    view = ResourceView(
+        type=args.resource_type,
+        name=args.name,
+        urn=args.urn,
+        props=props,
+        options=_options(args.opts),
+        parent=args.opts.parent or None,
+        provider=_provider(args.provider),
+    )
+    return view, unknown_at
+
+
+def stack_resource_view(r: Any) -> tuple[ResourceView, list[str] | None]:
+    """The view a stack rule sees of one of AnalyzeStack's resources (a PolicyResource), and its first unknown."""
+    props, unknown_at = _plain_props(r.props)
+    view = ResourceView(
+        type=r.resource_type,
+        name=r.name,
+        urn=r.urn,
+        props=props,
+        options=_options(r.opts),
+        parent=r.parent.urn if r.parent is not None else (r.opts.parent or None),
+        dependencies=tuple(d.urn for d in r.dependencies),
+        property_dependencies={k: tuple(d.urn for d in v) for k, v in r.property_dependencies.items()},
+        provider=_provider(r.provider),
+    )
+    return view, unknown_at
 
 
 def _policy_settings(
@@ -180,6 +212,16 @@ def _policy_settings(
         "severity": _SEVERITIES[severity] if severity else None,
         "url": url,
     }
+
+
+def run_check(name: str, check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None) -> list[Any]:
+    """`check(subject, config)` as every policy runs it (see `_run`)."""
+    return _run(name, check, subject, config, unknown_at)
+
+
+def config_with_defaults(given: Mapping[str, Any] | None, defaults: dict[str, Any]) -> dict:
+    """A rule's config: its schema defaults, overridden by what the user configured."""
+    return _config(given or {}, defaults)
 
 
 def _run(name: str, check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None) -> list[Any]:

@@ -44,7 +44,7 @@ def plan_command(
     policy_config: Path | None = _POLICY_CONFIG,
     no_policies: bool = _NO_POLICIES,
     policy_pack: Path | None = _POLICY_PACK,
-    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<project>/<stack>).", file_okay=False),
+    out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<project>/<stack>; with --format json only when given).", file_okay=False),
     stack_outputs: list[str] = typer.Option([], "--stack-outputs", metavar="NAME=FILE", help="Outputs of a stack the program references with pulumi.StackReference(NAME): the JSON of `pulumi stack output --json`. Repeatable."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0, help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
 ) -> None:
@@ -57,7 +57,9 @@ def plan_command(
             raise PlanError(exc.problems) from None
         return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs)
 
-    _run(action, output, out=out, write_files=True, timeout=timeout)
+    # --format json is for machines reading stdout: the report files (charts, manifests) only on request.
+    write_files = output is not OutputFormat.json or out is not None
+    _run(action, output, out=out, write_files=write_files, timeout=timeout)
 
 
 def check_command(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import grpc
 
@@ -52,13 +52,14 @@ class StreamingAnalysis:
     def submit(self, record: ResourceRecord) -> None:
         self._queue.put(record)
 
-    def finish(self, records: Sequence[ResourceRecord]) -> PolicyResult:
+    def finish(self, records: Sequence[ResourceRecord], *, while_waiting: Callable[[], object] | None = None) -> PolicyResult:
+        """Wait for the Analyze calls, then run AnalyzeStack; `while_waiting` runs while the pack analyzes the stack."""
         self._queue.put(None)
         self._thread.join()
         if self._error is not None:
             raise self._error
         providers = {r.urn: r for r in records if r.is_provider}
-        self._diagnostics.extend(self.pack.analyze_stack(records, providers))
+        self._diagnostics.extend(self.pack.analyze_stack(records, providers, while_waiting=while_waiting))
         return PolicyResult(
             info=self.pack.info(),
             config=self._config,

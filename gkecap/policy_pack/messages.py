@@ -225,6 +225,17 @@ def _integral(value: Any) -> Any:
     return value
 
 
+_KIND_TAG = "policy-type:"  # a policy the pack runs through another one says its kind in a tag (policies/rule_runner.py)
+
+
+def _policy_kind(policy: Any) -> str | None:
+    """resource | stack: the policy type pulumi_policy reports, else the pack's `policy-type:<kind>` tag."""
+    kind = {analyzer_pb2.POLICY_TYPE_RESOURCE: "resource", analyzer_pb2.POLICY_TYPE_STACK: "stack"}.get(policy.policy_type)
+    if kind is None:
+        kind = next((t[len(_KIND_TAG):] for t in policy.tags if t.startswith(_KIND_TAG)), None)
+    return kind
+
+
 def analyzer_info(response: analyzer_pb2.AnalyzerInfo, pack_dir: Path) -> AnalyzerInfo:
     policies = []
     for p in response.policies:
@@ -234,7 +245,7 @@ def analyzer_info(response: analyzer_pb2.AnalyzerInfo, pack_dir: Path) -> Analyz
                 name=p.name,
                 description=p.description,
                 enforcement_level=LEVEL_NAMES.get(p.enforcementLevel, "advisory"),
-                kind={analyzer_pb2.POLICY_TYPE_RESOURCE: "resource", analyzer_pb2.POLICY_TYPE_STACK: "stack"}.get(p.policy_type),
+                kind=_policy_kind(p),
                 config_properties=properties or None,
                 config_required=tuple(p.configSchema.required) if p.HasField("configSchema") else (),
                 display_name=p.displayName,

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -306,10 +306,21 @@ class PolicyPackProcess:
                 return None
             raise self._error("Remediate", exc) from None
 
-    def analyze_stack(self, records: Iterable[ResourceRecord], providers: Mapping[str, ResourceRecord] | None = None) -> list[Diagnostic]:
+    def analyze_stack(
+        self,
+        records: Iterable[ResourceRecord],
+        providers: Mapping[str, ResourceRecord] | None = None,
+        *,
+        while_waiting: Callable[[], object] | None = None,
+    ) -> list[Diagnostic]:
+        """AnalyzeStack over `records`; `while_waiting` runs here while the pack works (gRPC waits without the GIL)."""
         request = messages.analyze_stack_request(records, providers or {})
         try:
-            response = self.stub.AnalyzeStack(request)
+            future = self.stub.AnalyzeStack.future(request)
+            del request  # the pack has it; do not hold a second copy of every resource meanwhile
+            if while_waiting is not None:
+                while_waiting()
+            response = future.result()
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
                 return []

@@ -14,7 +14,7 @@ from typing import Any
 
 from gkecap.components.kueue_api import GROUP, references, validate_kueue_object
 from gkecap.policies.resource_view import ResourceView, is_unknown
-from gkecap.policies.rules.known_values import at
+from gkecap.policies.rules.known_values import at, has_unknown
 from gkecap.policies.rules.kueue_props import display_name, kueue_kind, kueue_type
 
 _PATH_PART = re.compile(r"[^.\[\]]+")
@@ -106,7 +106,8 @@ def check_kueue_references(resources: list[ResourceView], config: dict) -> list[
     found: list[tuple[str | None, str]] = []
     for resource in kueue:
         version, kind = kueue_type(resource.type)
-        obj = _plain(resource.props, (), [])
+        # A copy to add apiVersion/kind to: shallow when nothing is unknown (no value to drop), which is most.
+        obj = _plain(resource.props, (), []) if has_unknown(resource.props) else dict(resource.props)
         obj.setdefault("apiVersion", f"{GROUP}/{version}")
         obj.setdefault("kind", kind)
         for ref in references(obj):

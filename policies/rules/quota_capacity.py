@@ -281,14 +281,29 @@ def _nominal_quotas(resources: list[ResourceView]) -> dict[str, dict[str, list[t
     return holders
 
 
+_last_findings: tuple[list[ResourceView], list[QuotaFinding]] | None = None
+
+
+def _quota_findings_once(resources: list[ResourceView]) -> list[QuotaFinding]:
+    """`quota_findings` of the last stack again when the two quota rules see the same views (the pack's stack
+    runner hands both the same objects): one computation, split into two policies."""
+    global _last_findings
+    last = _last_findings
+    if last is not None and len(last[0]) == len(resources) and all(a is b for a, b in zip(last[0], resources)):
+        return last[1]
+    found = quota_findings(resources)
+    _last_findings = (list(resources), found)
+    return found
+
+
 def check_quota_capacity(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """quota-capacity: quotas on fixed capacity (reservation, calendar, spot, on-demand) fit the pools."""
-    return [(f.urn, f.message) for f in quota_findings(resources) if not f.dws_only]
+    return [(f.urn, f.message) for f in _quota_findings_once(resources) if not f.dws_only]
 
 
 def check_quota_capacity_dws(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """quota-capacity-dws: quotas on flex-start/queued pools beyond what the pools can grow to."""
-    return [(f.urn, f.message) for f in quota_findings(resources) if f.dws_only]
+    return [(f.urn, f.message) for f in _quota_findings_once(resources) if f.dws_only]
 
 
 # --- team-accelerator-limit ------------------------------------------------------------------------------

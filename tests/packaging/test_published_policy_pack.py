@@ -10,6 +10,7 @@ import pytest
 
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.policies.registry import ALL_POLICIES
+from gkecap.policies.rule_runner import RUNNER_NAMES
 from gkecap.policy_pack.process import PolicyPackProcess
 from testkit.distribution import child_env
 
@@ -44,7 +45,7 @@ def test_the_pack_imports_its_rules_from_the_installed_distribution(published_pa
 def test_the_published_pack_serves_every_policy(pack):
     info = pack.info()
     assert info.name == "gke-capacity"
-    assert sorted(p.name for p in info.policies) == sorted(p.name for p in ALL_POLICIES)
+    assert sorted(p.name for p in info.policies) == sorted([*(p.name for p in ALL_POLICIES), *RUNNER_NAMES])
 
 
 def test_the_published_pack_analyzes_a_hand_written_node_pool(pack):

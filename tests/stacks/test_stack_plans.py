@@ -1,7 +1,9 @@
 """`gkecap plan` on the environments, end to end: the real CLI, the offline engine and the policy pack process.
 
-Few and module-scoped (each plan starts a policy pack): both stacks are planned once, concurrently, as
-committed (the prod reservation is submitted, so its fixed start date never makes the plan fail).
+Few and session-scoped (each plan starts a policy pack): both stacks are planned once per test session,
+concurrently, as committed (the prod reservation is submitted, so its fixed start date never makes the plan
+fail). Under pytest-xdist the first worker to need them plans them and the others read its results, as
+pytest-xdist's documentation shows for session fixtures (a file lock in the session's shared temp dir).
 """
 
 from __future__ import annotations
@@ -12,29 +14,43 @@ import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = {"dev": ["--stack", "dev"], "prod": ["--stack", "prod"]}
 
 
-@pytest.fixture(scope="module")
-def plans(tmp_path_factory):
-    base = tmp_path_factory.mktemp("plans")
-    commands = {
-        "dev": ["--stack", "dev"],
-        "prod": ["--stack", "prod"],
-    }
+def _plan_both(base: Path) -> dict[str, tuple[int, str, str, str]]:
     running = {
         name: subprocess.Popen(
             [sys.executable, "-c", "from gkecap.cli import main; main()", "plan", *args, "--format", "json", "--out", str(base / name)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
-        for name, args in commands.items()
+        for name, args in COMMANDS.items()
     }
     results = {}
     for name, process in running.items():
         stdout, stderr = process.communicate(timeout=600)
-        results[name] = (process.returncode, stdout, stderr, base / name)
+        results[name] = (process.returncode, stdout, stderr, str(base / name))
     return results
+
+
+@pytest.fixture(scope="session")
+def plans(tmp_path_factory, worker_id):
+    if worker_id == "master":  # not distributed: this process is the session
+        results = _plan_both(tmp_path_factory.mktemp("plans"))
+    else:
+        shared = tmp_path_factory.getbasetemp().parent  # one directory for every worker of this session
+        saved = shared / "stack-plans.json"
+        with FileLock(str(saved) + ".lock"):
+            if saved.is_file():
+                results = json.loads(saved.read_text())
+            else:
+                base = shared / "stack-plans"
+                base.mkdir(exist_ok=True)
+                results = _plan_both(base)
+                saved.write_text(json.dumps(results))
+    return {name: (code, stdout, stderr, Path(out)) for name, (code, stdout, stderr, out) in results.items()}
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from gkecap.cli import app
 from gkecap.policies.registry import ALL_POLICIES
+from gkecap.policies.rule_runner import RUNNER_NAMES
 from testkit.engine_fixtures import MINI_PACK
 
 runner = CliRunner()
@@ -20,8 +21,9 @@ def document():
 
 
 def test_json_lists_every_registered_policy_with_its_level(document):
+    # Every rule, and the two policies that run them (gkecap.policies.rule_runner; advisory, never reporting).
     assert {p["name"]: p["enforcementLevel"] for p in document["policies"]} == {
-        p.name: p.enforcement_level.value for p in ALL_POLICIES}
+        **{p.name: p.enforcement_level.value for p in ALL_POLICIES}, **dict.fromkeys(RUNNER_NAMES, "advisory")}
     assert document["policyPack"]["name"] == "gke-capacity"
 
 

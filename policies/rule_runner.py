@@ -1,0 +1,197 @@
+"""Serve many rules while reading each resource once: what the pack registers with pulumi_policy.
+
+pulumi_policy converts a resource's properties (Struct -> dict -> deserialized -> proxy) once per policy:
+on every Analyze for each resource policy, and on AnalyzeStack for each stack policy over every resource of
+the stack. With 11 resource and 9 stack rules that conversion, not the checking, is most of the pack's time
+and grows with rules x resources. `pack_policies(rules)` serves the same rules with the conversion done once:
+
+* one `PolicyDeclaration` per rule: a plain pulumi_policy `Policy` with the rule's name, description,
+  enforcement level and config schema. GetAnalyzerInfo lists it and Configure sets its level and
+  properties exactly as before, so `pulumi preview --policy-pack`, `--policy-pack-config` and gkecap see
+  every rule by name; pulumi_policy never converts resources for it (it is neither a resource nor a stack
+  policy, so Analyze and AnalyzeStack skip it);
+* one resource policy (`gke-capacity-resource-rules`) that reads each resource once and runs every resource
+  rule on it, and one stack policy (`gke-capacity-stack-rules`) that reads the stack once and runs every
+  stack rule. Each finding is reported under its own rule's name, at that rule's configured level, through
+  pulumi_policy's own violation reporter (`_create_report_violation` of the servicer that called the runner).
+
+That reporter is pulumi_policy internals. `retargeting_supported()` checks that they are as expected
+(pulumi_policy 1.x: the reporter closes over `self` and `response`); when they are not, or when the
+environment sets `GKECAP_PACK_RULES_SEPARATELY=1` (to compare or measure), the pack registers every rule as
+its own policy, as it did before (slower, same findings: tests/policies/test_rule_runner.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pulumi_policy import (
+    EnforcementLevel,
+    Policy,
+    ReportViolation,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
+from pulumi_policy.proxy import UnknownValueError
+
+from gkecap.policies import adapter
+from gkecap.policies.resource_view import ResourceView
+
+RESOURCE_RUNNER = "gke-capacity-resource-rules"
+STACK_RUNNER = "gke-capacity-stack-rules"
+RUNNER_NAMES = frozenset({RESOURCE_RUNNER, STACK_RUNNER})
+SEPARATELY_ENV = "GKECAP_PACK_RULES_SEPARATELY"
+
+
+KIND_TAG = "policy-type:"  # + "resource" | "stack": a declaration's kind, which GetAnalyzerInfo cannot carry
+
+
+class PolicyDeclaration(Policy):
+    """A rule as the engine lists and configures it; run by the pack's resource or stack runner.
+
+    pulumi_policy sets a policy's type in GetAnalyzerInfo only for the policies it runs itself, so a declaration
+    carries its kind as the tag `policy-type:resource` / `policy-type:stack` (gkecap reads it back)."""
+
+    def __init__(self, policy: Policy, rule: adapter.Rule) -> None:
+        super().__init__(
+            policy.name,
+            policy.description,
+            policy.enforcement_level,
+            policy.config_schema,
+            policy.display_name,
+            policy.severity,
+            policy.framework,
+            [*(policy.tags or ()), KIND_TAG + rule.kind],
+            policy.remediation_steps,
+            policy.url,
+        )
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class _Reporter:
+    """pulumi_policy's servicer and the response of the call being answered (taken from its reporter)."""
+
+    servicer: Any
+    response: Any
+
+    @classmethod
+    def of(cls, report_violation: ReportViolation) -> _Reporter:
+        code = report_violation.__code__  # type: ignore[attr-defined]
+        cells = dict(zip(code.co_freevars, (c.cell_contents for c in report_violation.__closure__ or ())))  # type: ignore[attr-defined]
+        return cls(cells["self"], cells["response"])
+
+    def level(self, declaration: PolicyDeclaration) -> EnforcementLevel:
+        level = self.servicer._get_enforcement_level(declaration)
+        # As pulumi_policy: a violation of a remediation policy that validation still finds is mandatory.
+        return EnforcementLevel.MANDATORY if level == EnforcementLevel.REMEDIATE else level
+
+    def config(self, declaration: PolicyDeclaration) -> dict:
+        return adapter.config_with_defaults(self.servicer._get_policy_config(declaration.name), declaration.rule.defaults)
+
+    def reporter(self, declaration: PolicyDeclaration, level: EnforcementLevel) -> ReportViolation:
+        return self.servicer._create_report_violation(self.response, declaration.name, declaration.description, level, declaration.severity)
+
+    def cannot_run(self, declaration: PolicyDeclaration, error: UnknownValueError) -> None:
+        # pulumi_policy's answer when a policy touches a value unknown during preview: advisory, no URN.
+        pack = getattr(self.servicer, "_PolicyAnalyzerServicer__policy_pack_name", "")
+        version = getattr(self.servicer, "_PolicyAnalyzerServicer__policy_pack_version", "")
+        message = f"can't run policy '{declaration.name}' from policy pack '{pack}@v{version}' during preview: {error.message}"
+        self.reporter(declaration, EnforcementLevel.ADVISORY)(message, None)
+
+
+def retargeting_supported() -> bool:
+    """pulumi_policy's violation reporter is the closure the runners read (see the module docstring)."""
+    try:
+        from pulumi_policy import policy as internals
+
+        servicer = internals._PolicyAnalyzerServicer
+        reporter_code = next(c for c in servicer._create_report_violation.__code__.co_consts if hasattr(c, "co_freevars"))
+    except (ImportError, AttributeError, StopIteration):
+        return False
+    wanted = ("_get_enforcement_level", "_get_policy_config", "_create_report_violation")
+    return {"self", "response"} <= set(reporter_code.co_freevars) and all(hasattr(servicer, name) for name in wanted)
+
+
+def pack_policies(policies: Sequence[Policy]) -> list[Policy]:
+    """What the pack registers for `policies` (built by `adapter.resource_policy` / `stack_policy`): one
+    declaration per rule plus the two runners, or the policies themselves where retargeting is not supported
+    or a policy is not an adapter rule."""
+    if os.environ.get(SEPARATELY_ENV) == "1" or not retargeting_supported():
+        return list(policies)
+    declarations = [PolicyDeclaration(p, adapter.rule_of(p)) if adapter.rule_of(p) else p for p in policies]
+    resource_rules = [d for d in declarations if isinstance(d, PolicyDeclaration) and d.rule.kind == "resource"]
+    stack_rules = [d for d in declarations if isinstance(d, PolicyDeclaration) and d.rule.kind == "stack"]
+    return [*declarations, _resource_runner(resource_rules), _stack_runner(stack_rules)]
+
+
+def _enabled(reporter: _Reporter, declarations: Sequence[PolicyDeclaration]) -> list[tuple[PolicyDeclaration, EnforcementLevel]]:
+    found = []
+    for declaration in declarations:
+        level = reporter.level(declaration)
+        if level != EnforcementLevel.DISABLED:
+            found.append((declaration, level))
+    return found
+
+
+def _report(reporter: _Reporter, declaration: PolicyDeclaration, level: EnforcementLevel, subject: Any, unknown_at: list[str] | None) -> None:
+    try:
+        found = adapter.run_check(declaration.name, declaration.rule.check, subject, reporter.config(declaration), unknown_at)
+    except UnknownValueError as error:
+        reporter.cannot_run(declaration, error)
+        return
+    report = reporter.reporter(declaration, level)
+    for item in found:
+        if declaration.rule.kind == "resource":
+            report(item if isinstance(item, str) else item[1], None)
+        else:
+            urn, message = (None, item) if isinstance(item, str) else item
+            report(message, urn or None)
+
+
+def _resource_runner(declarations: list[PolicyDeclaration]) -> ResourceValidationPolicy:
+    def validate(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+        reporter = _Reporter.of(report_violation)
+        view: ResourceView | None = None
+        unknown_at: list[str] | None = None
+        for declaration, level in _enabled(reporter, declarations):
+            if not declaration.rule.matches(args.resource_type):
+                continue
+            if view is None:  # converted once, for the first rule that wants this resource
+                view, unknown_at = adapter.resource_view(args)
+            _report(reporter, declaration, level, view, unknown_at)
+
+    return ResourceValidationPolicy(
+        name=RESOURCE_RUNNER,
+        description="Runs every resource rule of the gke-capacity pack on each resource, read once; each rule reports under its own name.",
+        validate=validate,
+        enforcement_level=EnforcementLevel.ADVISORY,
+    )
+
+
+def _stack_runner(declarations: list[PolicyDeclaration]) -> StackValidationPolicy:
+    def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+        reporter = _Reporter.of(report_violation)
+        enabled = _enabled(reporter, declarations)
+        if not enabled:
+            return
+        views: list[tuple[ResourceView, list[str] | None]] = []
+        for r in args.resources:
+            if any(d.rule.matches(r.resource_type) for d, _ in enabled):
+                views.append(adapter.stack_resource_view(r))  # converted once for every stack rule
+        for declaration, level in enabled:
+            mine = [(v, u) for v, u in views if declaration.rule.matches(v.type)]
+            unknown_at = next((u for _, u in mine if u), None)
+            _report(reporter, declaration, level, [v for v, _ in mine], unknown_at)
+
+    return StackValidationPolicy(
+        name=STACK_RUNNER,
+        description="Runs every stack rule of the gke-capacity pack over the stack, read once; each rule reports under its own name.",
+        validate=validate,
+        enforcement_level=EnforcementLevel.ADVISORY,
+    )
