@@ -156,7 +156,7 @@ class FlavorAssigner:
         best_mode = _WORST
         preference = self.queue.fungibility.preference
         for name in flavors:
-            flavor = self.cluster.flavors.get(name, Flavor(name))
+            flavor = self.cluster.flavors.get(name) or Flavor(name)  # not built eagerly on every lookup
             if not flavor_matches(flavor, pod_set):
                 continue
             choices: dict[str, FlavorChoice] = {}

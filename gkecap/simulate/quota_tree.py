@@ -96,10 +96,17 @@ class Cohort(QuotaNode):
     child_cohorts: list["Cohort"] = field(default_factory=list)
     child_queues: list[QuotaNode] = field(default_factory=list)
 
-    def subtree_queues(self) -> Iterator[QuotaNode]:
-        yield from self.child_queues
-        for child in self.child_cohorts:
-            yield from child.subtree_queues()
+    def subtree_queues(self) -> tuple[QuotaNode, ...]:
+        """The queues of the subtree, depth first. The tree's shape is fixed once the Cluster is built (as
+        `_lendable` assumes), so the tuple is computed once; the cache is keyed on the number of direct children
+        to stay right while a tree is being assembled."""
+        key = (len(self.child_queues), len(self.child_cohorts))
+        cached = self.__dict__.get("_subtree_queues")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        result = tuple(self.child_queues) + tuple(q for child in self.child_cohorts for q in child.subtree_queues())
+        self.__dict__["_subtree_queues"] = (key, result)
+        return result
 
     def height(self) -> int:
         """Kueue's getNodeHeight: 1 for a cohort with only queues, one more per level of child cohorts."""
