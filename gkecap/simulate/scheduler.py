@@ -53,9 +53,17 @@ class CycleResult:
 
 
 def scheduling_shape(w: Workload) -> tuple:
-    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes."""
-    return (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
-                               tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
+    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes.
+
+    Memoised on the workload, valid while its priority and its pod set list are the same objects (pod sets are
+    never edited once a workload is built)."""
+    cached = w.__dict__.get("_shape_cache")
+    if cached is not None and cached[0] == w.priority and cached[1] is w.pod_sets:
+        return cached[2]
+    shape = (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
+                                tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
+    w.__dict__["_shape_cache"] = (w.priority, w.pod_sets, shape)
+    return shape
 
 
 def queue_order_key(w: Workload) -> tuple:
@@ -270,19 +278,20 @@ class Scheduler:
 
     def _tournament(self, entries: list[Entry]):
         by_queue = {e.queue.name: e for e in entries}
+        # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
+        # entry changes, so they are taken in one pass rather than searched for before every pop).
+        for entry in [e for e in by_queue.values() if e.queue.parent is None]:
+            del by_queue[entry.queue.name]
+            yield entry
         shares: dict | None = None
         version = None
         while by_queue:
-            standalone = [e for e in by_queue.values() if e.queue.parent is None]
-            if standalone:
-                entry = standalone[0]
-            else:
-                root = next(iter(by_queue.values())).queue.root()
-                if shares is None or version != self.cluster.version:
-                    # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
-                    # them before every pop).
-                    shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
-                entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
+            root = next(iter(by_queue.values())).queue.root()
+            if shares is None or version != self.cluster.version:
+                # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
+                # them before every pop).
+                shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
+            entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
             del by_queue[entry.queue.name]
             yield entry
 
@@ -295,8 +304,10 @@ class Scheduler:
                 continue
             added = dict(usage_path(queue, entry.assignment.usage))
             share = dominant_resource_share(queue, added.get(queue))
+            requested = entry.assignment.usage
             for ancestor in queue.path_to_root():
-                shares[(ancestor.name, entry.workload.name)] = share
+                # With the share, whether the entry borrows at that level (a function of the two, compared often).
+                shares[(ancestor.name, entry.workload.name)] = (share, share.borrowing_on(requested))
                 share = dominant_resource_share(ancestor, added.get(ancestor))
         return shares
 
@@ -315,10 +326,9 @@ class Scheduler:
         a_preemptor, b_preemptor = a.workload.name in self.preemptors, b.workload.name in self.preemptors
         if a_preemptor != b_preemptor:
             return a_preemptor
-        a_share, b_share = shares[(cohort, a.workload.name)], shares[(cohort, b.workload.name)]
-        # FairSharingPrioritizeNonBorrowing (on by default in v0.19)
-        a_borrowing = a_share.borrowing_on(a.assignment.usage)
-        b_borrowing = b_share.borrowing_on(b.assignment.usage)
+        a_share, a_borrowing = shares[(cohort, a.workload.name)]
+        b_share, b_borrowing = shares[(cohort, b.workload.name)]
+        # FairSharingPrioritizeNonBorrowing (on by default in v0.19): a_borrowing / b_borrowing, precomputed
         if a_borrowing != b_borrowing:
             return not a_borrowing
         compared = compare_shares(a_share, b_share)
