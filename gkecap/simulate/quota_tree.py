@@ -136,7 +136,16 @@ def available(node: QuotaNode, fr: FlavorResource) -> int:
 
 
 def potential_available(node: QuotaNode, fr: FlavorResource) -> int:
-    """The most the node could ever use, with every other node idle."""
+    """The most the node could ever use, with every other node idle. It depends on quotas, limits and the tree's
+    shape only, fixed once the Cluster is built (as `_lendable` assumes), so it is memoised per node."""
+    cache = node.__dict__.setdefault("_potential", {})
+    result = cache.get(fr)
+    if result is None:
+        result = cache[fr] = _potential_available(node, fr)
+    return result
+
+
+def _potential_available(node: QuotaNode, fr: FlavorResource) -> int:
     if node.parent is None:
         return node.subtree_quota.get(fr, 0)
     result = node.local_quota(fr) + potential_available(node.parent, fr)
@@ -261,7 +270,18 @@ def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] 
         share = _dominant_resource_share(node, None)
         node.__dict__["_share"] = (node.version, share)
         return share
-    return _dominant_resource_share(node, request)
+    # With a request (the tournament's "as if admitted" shares): memoised per node for its current usage version.
+    # The share is a function of the node's usage (its version changes with every usage change), its subtree
+    # quota and the parent's lendable amounts (both fixed once the Cluster is built) and the request.
+    cached = node.__dict__.get("_request_shares")
+    if cached is None or cached[0] != node.version:
+        cached = (node.version, {})
+        node.__dict__["_request_shares"] = cached
+    key = tuple(sorted(request.items()))
+    share = cached[1].get(key)
+    if share is None:
+        share = cached[1][key] = _dominant_resource_share(node, request)
+    return share
 
 
 def _dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None) -> Share:
