@@ -4,7 +4,7 @@
                                                        # is meant to change)
 
 Cases: each bundled stacks/scenarios/*.yaml, and benchmarks/simulate.py's generated organisation at a mid size
-(8 teams, 800 workloads: fair sharing, borrowing, preemption, flex-start, queued provisioning).
+(8 teams, 800 workloads: fair sharing, borrowing, preemption).
 """
 
 from __future__ import annotations
