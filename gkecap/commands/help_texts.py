@@ -22,6 +22,7 @@ MAIN = _epilog(
     "gkecap policies",
     "gkecap workload --stack prod --team llm --pool h100-dws --pods 2",
     "gkecap vertex-job --stack prod --profile llm-h100",
+    "gkecap simulate --stack prod --workloads stacks/scenarios/prod.yaml",
 )
 COMMANDS = {
     "plan": _epilog(
@@ -48,4 +49,7 @@ COMMANDS = {
     "vertex-job": _epilog("gkecap vertex-job --stack prod --profile llm-h100",
                           "gkecap vertex-job --stack prod --profile llm-h100 --format gcloud > job.yaml",
                           exit_codes="Exit codes: 0 printed; 2 invalid config or unknown profile."),
+    "simulate": _epilog("gkecap simulate --stack prod --workloads stacks/scenarios/prod.yaml",
+                        "gkecap simulate --stack dev --workloads stacks/scenarios/dev.yaml --format json --out out/sim",
+                        exit_codes="Exit codes: 0 simulated; 2 invalid config or workloads file (a message per problem on stderr)."),
 }

@@ -1,0 +1,115 @@
+"""Benchmark `gkecap simulate`: 10,000 workloads over the 100 teams of `generate.py`'s organisation.
+
+    .venv/bin/python benchmarks/simulate.py                  # 10,000 workloads, 100 teams, median of 3
+    .venv/bin/python benchmarks/simulate.py --workloads 2000 --teams 20 --repeat 1
+
+The organisation is `benchmarks/generate.py`'s (departments of ten teams as cohorts under one root, one GPU pool
+per department cycling through queued, flex-start, spot and calendar capacity, flex-start TPU v6e 4x4 slices,
+fair sharing on). Workloads are drawn with a fixed seed: each team submits about 100 over 90 days, pinned to its
+department's GPU or TPU pool (not the calendar pools: generate.py's reservations are drafts, without nodes), 1 to
+4 pods of 1 to 8 GPUs (at most a VM's; 4 chips per pod on TPU pools), 30 minutes to 8 hours, with one of three priority classes.
+
+What is timed: wall and CPU time of `simulate_environment` (the Kueue objects and capacity model are built once, outside the clock, as
+`gkecap plan` would have them). The floor is the bare event loop over the same submissions and completions (a heap,
+no quota, no scheduler): the cost of being a discrete-event simulation at all; the ratio is the cost of Kueue's
+admission logic on top of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from generate import organisation  # noqa: E402
+
+from gkecap.components.kubernetes_objects.build import kueue_objects  # noqa: E402
+from gkecap.components.model import derive  # noqa: E402
+from gkecap.components.spec import load_environment  # noqa: E402
+from gkecap.simulate import simulate_environment  # noqa: E402
+from gkecap.simulate.workloads_file import WorkloadsFile  # noqa: E402
+
+NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
+PRIORITIES = [{"name": "low", "value": 100}, {"name": "normal", "value": 500}, {"name": "high", "value": 1000}]
+HORIZON = 90 * 86400  # submissions spread over 90 days: about 70% of the organisation's GPUs busy
+
+
+def environment(teams: int) -> dict:
+    env = organisation(teams, now=NOW)["config"]["gkecap:environment"]
+    env["priorityClasses"] = PRIORITIES
+    return env
+
+
+def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    teams = env["teams"]
+    # generate.py's calendar reservations are drafts (no nodes): workloads go to the pools that have capacity.
+    calendar = {p["name"] for p in env["nodePools"] if p["capacity"] == "calendar"}
+    items = []
+    for i in range(count):
+        team = teams[i % len(teams)]
+        pool = rng.choice(sorted(set(team["quota"]) - calendar))
+        tpu = pool.startswith("v6e")
+        items.append({
+            "name": f"w{i:05d}", "team": team["name"], "pool": pool,
+            "pods": rng.choice([1, 1, 2, 4]) if not tpu else 4,
+            "accelerators": 4 if tpu else rng.choice([n for n in (1, 2, 4, 8) if n <= per_node[pool]]),
+            "priority": rng.choice(PRIORITIES)["name"], "submit": rng.randrange(HORIZON),
+            "duration": rng.randrange(1800, 8 * 3600),
+        })
+    return {"start": NOW.isoformat(), "workloads": items}
+
+
+def floor(document: WorkloadsFile) -> float:
+    """The bare event loop: every submission and completion through a heap, nothing decided."""
+    started = time.process_time()
+    heap = [(w.submit, i, "submit", w.duration) for i, w in enumerate(document.workloads)]
+    heapq.heapify(heap)
+    events = []
+    while heap:
+        t, i, kind, duration = heapq.heappop(heap)
+        events.append((t, i, kind))
+        if kind == "submit":
+            heapq.heappush(heap, (t + duration, i, "finish", 0))
+    return time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teams", type=int, default=100)
+    parser.add_argument("--workloads", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    env = environment(args.teams)
+    model = derive(load_environment(env, now=NOW))
+    objects = kueue_objects(model)
+    per_node = {p.name: p.accelerators_per_node for p in model.pools}
+    document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
+    times, cpu, floors, result = [], [], [], None
+    for _ in range(args.repeat):
+        floors.append(floor(document))
+        started, started_cpu = time.perf_counter(), time.process_time()
+        result = simulate_environment(model, objects, document)
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+    sim, bare = statistics.median(times), statistics.median(floors)
+    sim_cpu = statistics.median(cpu)
+    facts = {k: v for k, v in __import__("gkecap.simulate.output", fromlist=["summary"]).summary(result).items()
+             if k in ("admitted", "finished", "preemptions", "deactivated", "neverAdmitted")}
+    print(f"teams={args.teams} workloads={args.workloads} resources: {len(objects)} Kueue objects")
+    print(f"simulate: median {sim:.2f} s wall of {args.repeat} ({', '.join(f'{t:.2f}' for t in times)}); "
+          f"CPU {statistics.median(cpu):.2f} s (the machine is shared: CPU time is what the simulation costs)")
+    print(f"floor (bare event loop): median {bare:.3f} s CPU; simulate/floor {sim_cpu / max(bare, 1e-6):.0f}x (CPU)")
+    print(f"events: {len(result.events)}; {facts}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

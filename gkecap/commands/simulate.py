@@ -1,0 +1,91 @@
+"""`gkecap simulate`: what each team actually gets, before anyone submits a job.
+
+Simulates Kueue v0.19 admission of a workloads file over the environment's own ClusterQueues, Cohorts, flavors
+and capacity (the objects `gkecap manifests` writes). Exit 0 when simulated, 2 when the config or the workloads
+file is invalid (one `path: message` line per problem on stderr, no traceback; with `--format json`, stdout
+still holds one document, `{"diagnostics": [...]}`).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from gkecap.plan import PlanError, error_problems
+
+EXIT_INVALID = 2
+
+
+class OutputFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+def _simulate(config: Path | None, stack: str | None, workloads: Path):
+    from gkecap.commands.manifests import environment_objects
+    from gkecap.components.model import derive
+    from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
+
+    if (config is None) == (stack is None):
+        raise PlanError(["give one of --stack NAME or --config FILE"])
+    stack_name, spec, objects, source = environment_objects(None, config, stack)
+    try:
+        parsed = load_workloads_file(workloads)
+        return simulate_environment(derive(spec), objects, parsed, where=str(workloads)), source
+    except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
+        raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
+    except ValueError as exc:
+        raise PlanError(error_problems(exc, prefix=str(workloads))) from None
+
+
+def simulate_command(
+    config: Path | None = typer.Option(None, "--config", help="Stack config file (Pulumi.<stack>.yaml).", dir_okay=False),
+    stack: str | None = typer.Option(None, "--stack", help="Stack name: uses stacks/Pulumi.<stack>.yaml."),
+    workloads: Path = typer.Option(..., "--workloads", help="Workloads file (YAML): what is submitted when.", dir_okay=False),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text (terminal) or json (one document on stdout)."),
+    out: Path | None = typer.Option(None, "--out", help="Directory for simulation.html, a timeline per pool and team.", file_okay=False),
+) -> None:
+    """Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."""
+    try:
+        result, source = _simulate(config, stack, workloads)
+        written = None
+        if out is not None:
+            from gkecap.simulate.timeline import write_timeline
+
+            written = write_timeline(result, out, source=source)
+    except PlanError as exc:
+        _fail(exc.problems, output)
+    except OSError as exc:
+        _fail([f"--out: cannot write {exc.filename}: {exc.strerror}"], output)
+    except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
+        if os.environ.get("GKECAP_DEBUG"):
+            traceback.print_exc()
+        _fail([f"internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"], output)
+    if output is OutputFormat.json:
+        from gkecap.simulate.output import to_document
+
+        sys.stdout.write(json.dumps(to_document(result)) + "\n")
+    else:
+        from gkecap.simulate.output import render_text
+
+        console = Console()
+        render_text(result, console, source=source)
+        if written is not None:
+            console.print(f"wrote {written}")
+    raise typer.Exit(0)
+
+
+def _fail(problems: list[str], output: OutputFormat) -> None:
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    if output is OutputFormat.json:
+        diagnostics = [{"severity": "error", "message": p} for p in problems]
+        sys.stdout.write(json.dumps({"diagnostics": diagnostics}) + "\n")
+    raise typer.Exit(EXIT_INVALID)

@@ -1,0 +1,204 @@
+"""The simulator's direct description of a Kueue cluster: ResourceFlavors, ClusterQueues and Cohorts as a quota
+tree, and Workloads with their pod sets, priority and (once admitted) flavors. Pure.
+
+This is the API below the environment-derived one (`gkecap.simulate.from_objects` builds it from the objects
+`gkecap plan` emits): Kueue's own scheduler tests are transcribed against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from gkecap.simulate.quota_tree import (
+    Cohort,
+    FlavorResource,
+    QuotaNode,
+    ResourceQuota,
+    add_usage,
+    compute_subtree,
+    remove_usage,
+)
+
+NEVER = "Never"
+LOWER_PRIORITY = "LowerPriority"
+LOWER_OR_NEWER_EQUAL_PRIORITY = "LowerOrNewerEqualPriority"
+ANY = "Any"
+BEST_EFFORT_FIFO = "BestEffortFIFO"
+STRICT_FIFO = "StrictFIFO"
+# Flavor fungibility values; v1beta1 spells MayStopSearch as Borrow / Preempt (Kueue's conversion).
+MAY_STOP_SEARCH = "MayStopSearch"
+TRY_NEXT_FLAVOR = "TryNextFlavor"
+# Kueue's fairSharing.preemptionStrategies default (config API, v0.19).
+DEFAULT_FAIR_STRATEGIES = ("LessThanOrEqualToFinalShare", "LessThanInitialShare")
+_FUNGIBILITY_ALIASES = {"Borrow": MAY_STOP_SEARCH, "Preempt": MAY_STOP_SEARCH}
+
+
+@dataclass(frozen=True)
+class Preemption:
+    within_cluster_queue: str = NEVER
+    reclaim_within_cohort: str = NEVER
+    borrow_within_cohort: str = NEVER  # Never | LowerPriority
+    max_priority_threshold: int | None = None
+
+
+@dataclass(frozen=True)
+class Fungibility:
+    when_can_borrow: str = MAY_STOP_SEARCH
+    when_can_preempt: str = TRY_NEXT_FLAVOR
+    preference: str | None = None  # BorrowingOverPreemption | PreemptionOverBorrowing
+
+    @classmethod
+    def of(cls, when_can_borrow: str = MAY_STOP_SEARCH, when_can_preempt: str = TRY_NEXT_FLAVOR,
+           preference: str | None = None) -> "Fungibility":
+        return cls(_FUNGIBILITY_ALIASES.get(when_can_borrow, when_can_borrow),
+                   _FUNGIBILITY_ALIASES.get(when_can_preempt, when_can_preempt), preference)
+
+
+@dataclass(frozen=True)
+class ResourceGroup:
+    covered: tuple[str, ...]
+    flavors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Flavor:
+    name: str
+    node_labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class PodSet:
+    name: str
+    count: int
+    requests: dict[str, int]  # per pod, Kueue units (quota_tree.resource_value)
+    node_selector: Mapping[str, str] = field(default_factory=dict)
+
+    def total(self) -> dict[str, int]:
+        return {r: v * self.count for r, v in self.requests.items()}
+
+
+@dataclass(eq=False)
+class Workload:
+    """One Kueue Workload. `timestamp` orders the queue (creation time, seconds); `reserved_at` is when quota was
+    reserved; `flavors` (one mapping resource -> flavor per pod set) is set while it holds quota."""
+
+    name: str
+    cluster_queue: str
+    pod_sets: list[PodSet]
+    priority: int = 0
+    timestamp: float = 0.0
+    flavors: list[dict[str, str]] | None = None
+    reserved_at: float | None = None
+    evicted: bool = False
+    seq: int = 0  # submission order, breaks ties between equal timestamps
+
+    def usage(self) -> dict[FlavorResource, int]:
+        """Quota it holds per flavor-resource (computed once per admission: `flavors` is replaced, never edited)."""
+        cached = self.__dict__.get("_usage_cache")
+        if cached is not None and cached[0] is self.flavors:
+            return cached[1]
+        result = self._usage()
+        self.__dict__["_usage_cache"] = (self.flavors, result)
+        return result
+
+    def _usage(self) -> dict[FlavorResource, int]:
+        result: dict[FlavorResource, int] = {}
+        for pod_set, flavors in zip(self.pod_sets, self.flavors or ()):
+            for resource, amount in pod_set.total().items():
+                flavor = flavors.get(resource)
+                if flavor is not None:
+                    key = (flavor, resource)
+                    result[key] = result.get(key, 0) + amount
+        return result
+
+
+@dataclass(eq=False)
+class ClusterQueue(QuotaNode):
+    resource_groups: list[ResourceGroup] = field(default_factory=list)
+    preemption: Preemption = Preemption()
+    fungibility: Fungibility = Fungibility()
+    queueing_strategy: str = BEST_EFFORT_FIFO
+    # flavor -> admission checks that run for it (an entry with no flavors applies to all: key "")
+    admission_checks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    workloads: dict[str, Workload] = field(default_factory=dict)
+
+    def nominal_for_borrowing(self, fr: FlavorResource) -> int:
+        return self.quota(fr).nominal
+
+    def group_of(self, resource: str) -> ResourceGroup | None:
+        for group in self.resource_groups:
+            if resource in group.covered:
+                return group
+        return None
+
+
+def flavor_quotas(flavors: Mapping[str, Mapping[str, ResourceQuota | int | tuple]]) -> dict[FlavorResource, ResourceQuota]:
+    """{flavor: {resource: quota}} -> {(flavor, resource): ResourceQuota}; a quota may be an int (nominal) or a
+    (nominal, borrowingLimit, lendingLimit) tuple."""
+    result = {}
+    for flavor, resources in flavors.items():
+        for resource, quota in resources.items():
+            if isinstance(quota, int):
+                quota = ResourceQuota(quota)
+            elif isinstance(quota, tuple):
+                quota = ResourceQuota(*quota)
+            result[(flavor, resource)] = quota
+    return result
+
+
+class Cluster:
+    """Flavors, the quota forest and the admitted workloads: what Kueue's scheduler snapshot holds."""
+
+    def __init__(self, flavors: Iterable[Flavor], queues: Iterable[ClusterQueue], cohorts: Iterable[Cohort] = (),
+                 cohort_parents: Mapping[str, str] | None = None, queue_cohorts: Mapping[str, str] | None = None,
+                 fair_sharing: bool = False, fair_strategies: tuple[str, ...] = DEFAULT_FAIR_STRATEGIES):
+        self.fair_strategies = fair_strategies
+        self.version = 0  # bumped on every usage change
+        self.flavors = {f.name: f for f in flavors}
+        self.queues = {q.name: q for q in queues}
+        self.cohorts = {c.name: c for c in cohorts}
+        self.fair_sharing = fair_sharing
+        for child, parent in (cohort_parents or {}).items():
+            self._cohort(child).parent = self._cohort(parent)
+            self._cohort(parent).child_cohorts.append(self._cohort(child))
+        for queue_name, cohort in (queue_cohorts or {}).items():
+            queue = self.queues[queue_name]
+            queue.parent = self._cohort(cohort)
+            queue.parent.child_queues.append(queue)
+        for cohort in self.cohorts.values():
+            if cohort.parent is None:
+                compute_subtree(cohort)
+        for queue in self.queues.values():
+            if queue.parent is None:
+                queue.subtree_quota = {fr: q.nominal for fr, q in queue.quotas.items()}
+
+    def _cohort(self, name: str) -> Cohort:
+        """A cohort named by a queue or another cohort but not declared exists implicitly, without quota."""
+        if name not in self.cohorts:
+            self.cohorts[name] = Cohort(name)
+        return self.cohorts[name]
+
+    def add_workload(self, workload: Workload) -> None:
+        self.version += 1
+        queue = self.queues[workload.cluster_queue]
+        queue.workloads[workload.name] = workload
+        for fr, value in workload.usage().items():
+            add_usage(queue, fr, value)
+
+    def remove_workload(self, workload: Workload) -> None:
+        self.version += 1
+        queue = self.queues[workload.cluster_queue]
+        del queue.workloads[workload.name]
+        for fr, value in workload.usage().items():
+            remove_usage(queue, fr, value)
+
+    def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
+        self.version += 1
+        for fr, value in usage.items():
+            add_usage(queue, fr, value)
+
+    def remove_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
+        self.version += 1
+        for fr, value in usage.items():
+            remove_usage(queue, fr, value)

@@ -1,0 +1,316 @@
+"""The discrete-event simulation: workloads are submitted, Kueue's scheduler reserves quota for them, admission
+checks and node capacity decide when they run, and they finish, are preempted or are deactivated. Pure.
+
+Time is seconds from the scenario start. Events (submissions, completions, capacity changes, the end of a calendar
+reservation, provisioning retries) sit in a heap; at each instant the simulator handles the events due, then runs
+scheduling cycles until nothing changes (Kueue runs its cycles back to back while they make progress).
+
+- Quota first, checks after (as in Kueue): a workload on a queued pool holds its quota while its ProvisioningRequest
+  waits; the request is provisioned when the pool can supply every node at once (whole VMs). A request that the pool
+  can never satisfy fails; the check is retried with the ProvisioningRequestConfig's backoff (the workload gives its
+  quota back meanwhile) and after `backoffLimitCount` retries the workload is deactivated.
+- Pools without a check: the workload is admitted with its quota; its pods start when the pool has nodes for all of
+  them (flex-start obtains nodes on demand, a calendar pool has nodes only inside its window).
+- A preempted workload is requeued and starts over: its duration counts again from its next start.
+- At the end of a calendar reservation, workloads on its pool are evicted and requeued.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from gkecap.simulate.cluster import Cluster, Workload
+from gkecap.simulate.environment import PlannedWorkload, PoolCapacity
+from gkecap.simulate.scheduler import Scheduler, evict
+
+HOST_RESOURCES = ("cpu", "memory")
+MAX_CYCLES_PER_INSTANT = 1_000  # a guard: cycles at one instant stop when nothing changes, far sooner
+
+
+@dataclass
+class SimEvent:
+    time: float
+    workload: str
+    event: str  # submitted | admitted | preempted | finished | deactivated
+    pool: str | None = None
+    borrowed: int = 0
+    reason: str = ""
+
+
+@dataclass
+class WorkloadOutcome:
+    name: str
+    team: str
+    submitted: float
+    accelerators: int
+    admitted: float | None = None
+    started: float | None = None  # first time its pods ran on nodes
+    finished: float | None = None
+    pool: str | None = None
+    preemptions: int = 0
+    deactivated: bool = False
+
+    @property
+    def wait_seconds(self) -> float | None:
+        return None if self.admitted is None else self.admitted - self.submitted
+
+
+@dataclass
+class Run:
+    """A workload's stay on a pool's nodes, for the timeline."""
+
+    pool: str
+    workload: str
+    team: str
+    start: float
+    end: float | None
+    outcome: str  # finished | preempted | evicted
+
+
+@dataclass
+class SimulationResult:
+    start_iso: str
+    workloads: list[WorkloadOutcome]
+    events: list[SimEvent]
+    runs: list[Run]
+    usage: dict[str, list[tuple[float, int, int]]]  # team -> [(time, accelerators reserved, borrowed)]
+    quotas: dict[str, int]  # team -> nominal accelerators
+    pool_nodes: dict[str, list[tuple[float, int]]]  # pool -> capacity steps
+    end: float
+    fair_sharing: bool
+
+
+@dataclass
+class _State:
+    planned: PlannedWorkload
+    outcome: WorkloadOutcome
+    phase: str = "new"  # new | pending | reserved | running | backoff | finished | deactivated
+    token: int = 0
+    pool: str | None = None
+    nodes: int = 0
+    failures: int = 0
+    run: Run | None = None
+    reserved_at: float = 0.0
+    borrowed: int = 0
+
+
+class Simulation:
+    def __init__(self, cluster: Cluster, pools: Mapping[str, PoolCapacity], planned: list[PlannedWorkload],
+                 retry: tuple[int, float, float], *, start_iso: str = ""):
+        self.cluster = cluster
+        self.pools = dict(pools)
+        self.scheduler = Scheduler(cluster)
+        self.retry_limit, self.backoff_base, self.backoff_max = retry
+        self.start_iso = start_iso
+        self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators))
+                       for p in planned}
+        self.order = [p.workload.name for p in planned]
+        self.heap: list[tuple[float, int, str, str, int]] = []
+        self.seq = 0
+        self.events: list[SimEvent] = []
+        self.runs: list[Run] = []
+        self.in_use = {name: 0 for name in self.pools}
+        self.usage: dict[str, list[tuple[float, int, int]]] = {name: [(0.0, 0, 0)] for name in cluster.queues}
+        self.reserved: dict[str, _State] = {}  # quota reserved, not yet running, in reservation order
+        self.now = 0.0
+
+    # -- the loop -------------------------------------------------------------------------------------------
+
+    def _push(self, time: float, kind: str, subject: str, token: int = 0) -> None:
+        self.seq += 1
+        heapq.heappush(self.heap, (time, self.seq, kind, subject, token))
+
+    def run(self) -> SimulationResult:
+        for name in self.order:
+            self._push(self.states[name].planned.submit, "submit", name)
+        for pool in self.pools.values():
+            for start, _ in pool.steps:
+                if start > 0:
+                    self._push(start, "capacity", pool.name)
+            if pool.calendar_end is not None and pool.calendar_end > 0:
+                self._push(pool.calendar_end, "calendar-end", pool.name)
+        while self.heap:
+            self.now = self.heap[0][0]
+            while self.heap and self.heap[0][0] == self.now:
+                _, _, kind, subject, token = heapq.heappop(self.heap)
+                getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
+            self._settle()
+        # The scenario ends with its last workload event (capacity steps after it change nothing).
+        end = max((e.time for e in self.events), default=0.0)
+        return SimulationResult(
+            self.start_iso, [self.states[n].outcome for n in self.order], self.events, self.runs, self.usage,
+            {name: self._nominal(name) for name in self.cluster.queues},
+            {name: list(p.steps) for name, p in self.pools.items()}, end, self.cluster.fair_sharing)
+
+    def _settle(self) -> None:
+        # Victims of a cycle's preemptions re-enter their queues after the next cycle: their pods take a moment to
+        # stop, so the preemptor, requeued at once, is first to see the freed quota (as in Kueue, where eviction is
+        # not instantaneous); without this the two would take the quota from each other forever at one instant.
+        terminating: list[_State] = []
+        for _ in range(MAX_CYCLES_PER_INSTANT):
+            started = self._provision()
+            result = self.scheduler.cycle(self.now)
+            victims = []
+            for target, preemptor in result.preempted:
+                state = self.states[target.workload.name]
+                self._evict(state, "preempted", f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})",
+                            requeue=False)
+                victims.append(state)
+            for entry in result.admitted:
+                self._reserved(self.states[entry.workload.name])
+            for state in terminating:
+                if state.phase == "pending":
+                    self.scheduler.submit(state.planned.workload)
+            requeued, terminating = bool(terminating), victims
+            if not (started or result.progress or requeued or terminating):
+                return
+
+    # -- event handlers ---------------------------------------------------------------------------------------
+
+    def _on_submit(self, name: str, token: int) -> None:
+        state = self.states[name]
+        state.phase = "pending"
+        self.scheduler.submit(state.planned.workload)
+        self.events.append(SimEvent(self.now, name, "submitted"))
+
+    def _on_finish(self, name: str, token: int) -> None:
+        state = self.states[name]
+        if state.token != token or state.phase != "running":
+            return  # preempted or evicted since this completion was scheduled
+        state.phase = "finished"
+        state.outcome.finished = self.now
+        self._release(state, "finished")
+        self.events.append(SimEvent(self.now, name, "finished", state.pool))
+
+    def _on_capacity(self, pool: str, token: int) -> None:
+        """Nodes come or go: nothing for Kueue's quota; the settle that follows starts workloads that wait for them."""
+
+    def _on_calendar_end(self, pool: str, token: int) -> None:
+        for state in [s for s in self.states.values() if s.pool == pool and s.phase in ("reserved", "running")]:
+            self._evict(state, "preempted", "the calendar reservation's window ended")
+
+    def _on_retry(self, name: str, token: int) -> None:
+        state = self.states[name]
+        if state.token == token and state.phase == "backoff":
+            state.phase = "pending"
+            self.scheduler.submit(state.planned.workload)
+
+    # -- transitions ------------------------------------------------------------------------------------------
+
+    def _accelerator_pool(self, w: Workload) -> str:
+        flavors = (w.flavors or [{}])[0]
+        return next(f for r, f in flavors.items() if r not in HOST_RESOURCES)
+
+    def _reserved(self, state: _State) -> None:
+        """The scheduler reserved quota: admitted now unless an admission check runs for the pool."""
+        w = state.planned.workload
+        state.pool = self._accelerator_pool(w)
+        state.outcome.pool = state.pool
+        state.phase = "reserved"
+        state.token += 1
+        state.reserved_at = self.now
+        self.reserved[w.name] = state
+        borrowed = self._record_usage(w.cluster_queue, (state.pool, state.planned.resource), state.planned.accelerators)
+        state.borrowed = borrowed
+        if not self.pools[state.pool].queued:
+            self._admitted(state, borrowed)
+
+    def _admitted(self, state: _State, borrowed: int) -> None:
+        if state.outcome.admitted is None:
+            state.outcome.admitted = self.now
+        self.events.append(SimEvent(self.now, state.planned.workload.name, "admitted", state.pool, borrowed))
+
+    def _provision(self) -> bool:
+        """Start the reserved workloads whose nodes the pool can supply now (oldest reservation first); fail the
+        provisioning requests that the pool can never satisfy."""
+        changed = False
+        for name, state in list(self.reserved.items()):
+            pool = self.pools[state.pool]  # type: ignore[index]
+            need = pool.nodes_for(state.planned.accelerators)
+            free = pool.nodes_at(self.now) - self.in_use[pool.name]
+            if free >= need:
+                del self.reserved[name]
+                if pool.queued:
+                    self._admitted(state, state.borrowed)
+                self._start(state, need)
+                changed = True
+            elif pool.queued and not pool.ever_at_least(self.now, need):
+                del self.reserved[name]
+                self._provisioning_failed(state)
+                changed = True
+        return changed
+
+    def _start(self, state: _State, nodes: int) -> None:
+        state.phase = "running"
+        if state.outcome.started is None:
+            state.outcome.started = self.now
+        state.nodes = nodes
+        self.in_use[state.pool] += nodes  # type: ignore[index]
+        state.run = Run(state.pool, state.planned.workload.name, state.planned.team, self.now, None, "")  # type: ignore[arg-type]
+        self.runs.append(state.run)
+        self._push(self.now + state.planned.duration, "finish", state.planned.workload.name, state.token)
+
+    def _provisioning_failed(self, state: _State) -> None:
+        state.failures += 1
+        name = state.planned.workload.name
+        if state.failures > self.retry_limit:
+            state.phase = "deactivated"
+            state.outcome.deactivated = True
+            self._release(state, "")
+            self.scheduler.withdraw(state.planned.workload)
+            self.events.append(SimEvent(self.now, name, "deactivated", state.pool, reason=(
+                f"ProvisioningRequest failed {state.failures} times (backoffLimitCount {self.retry_limit}): "
+                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.planned.accelerators)} nodes")))
+            return
+        self._release(state, "")
+        state.phase = "backoff"
+        delay = min(self.backoff_base * 2 ** (state.failures - 1), self.backoff_max)
+        self._push(self.now + delay, "retry", name, state.token)
+
+    def _evict(self, state: _State, event: str, reason: str, *, requeue: bool = True) -> None:
+        pool = state.pool
+        state.outcome.preemptions += 1
+        self.reserved.pop(state.planned.workload.name, None)
+        self._release(state, "preempted")
+        state.phase = "pending"
+        self.events.append(SimEvent(self.now, state.planned.workload.name, event, pool, reason=reason))
+        if requeue:
+            self.scheduler.submit(state.planned.workload)
+
+    def _release(self, state: _State, outcome: str) -> None:
+        """Give back the quota and the nodes."""
+        w = state.planned.workload
+        if state.run is not None and state.run.end is None:
+            state.run.end, state.run.outcome = self.now, outcome
+        if state.nodes:
+            self.in_use[state.pool] -= state.nodes  # type: ignore[index]
+            state.nodes = 0
+        state.token += 1
+        self.reserved.pop(w.name, None)
+        if w.flavors is not None:
+            pool = state.pool
+            evict(self.cluster, w)
+            self._record_usage(w.cluster_queue, (pool, state.planned.resource), 0)  # type: ignore[arg-type]
+            self.scheduler.requeue_inadmissible(w.cluster_queue)
+
+    # -- accounting -----------------------------------------------------------------------------------------
+
+    def _nominal(self, queue: str) -> int:
+        q = self.cluster.queues[queue]
+        return sum(quota.nominal for (flavor, resource), quota in q.quotas.items() if resource not in HOST_RESOURCES)
+
+    def _record_usage(self, queue_name: str, fr: tuple[str, str], added: int) -> int:
+        """Note the queue's accelerator usage now; returns what `added` borrows beyond the nominal quota of `fr`."""
+        q = self.cluster.queues[queue_name]
+        used = sum(v for (f, r), v in q.usage.items() if r not in HOST_RESOURCES)
+        borrowed = sum(max(0, v - q.quota((f, r)).nominal) for (f, r), v in q.usage.items() if r not in HOST_RESOURCES)
+        samples = self.usage[queue_name]
+        if samples[-1][0] == self.now:
+            samples[-1] = (self.now, used, borrowed)
+        else:
+            samples.append((self.now, used, borrowed))
+        after = q.usage.get(fr, 0)
+        nominal = q.quota(fr).nominal
+        return max(0, after - nominal) - max(0, after - added - nominal)

@@ -1,0 +1,281 @@
+"""The simulated cluster of an environment, built from the Kueue objects `gkecap plan` emits (so what is simulated
+is what is deployed), the pools' capacity from the capacity model, and the workloads file checked against both.
+
+- ClusterQueues (resourceGroups, cohortName, preemption, flavorFungibility, fairSharing.weight, queueingStrategy,
+  admissionChecksStrategy), Cohorts (parentName, resourceGroups, fairSharing.weight), ResourceFlavors (nodeLabels)
+  and WorkloadPriorityClasses are read from the emitted object dicts, v1beta2 or v1beta1.
+- Fair sharing is Kueue's manager configuration (`kueue.fairSharing` of the environment), not an object.
+- A pool's capacity in nodes over time: its maximum (reserved, spot and on-demand pools), the `capacity` entries of
+  the workloads file (flex-start and queued pools; default their maximum), or its calendar reservation's window
+  (only when submitted).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Iterable, Mapping
+
+from gkecap.components.k8s.quantity import parse_quantity
+from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
+from gkecap.components.model import CapacityModel, PoolPlan
+from gkecap.components.gke import POOL_LABEL
+from gkecap.simulate.cluster import (
+    Cluster,
+    ClusterQueue,
+    Flavor,
+    Fungibility,
+    PodSet,
+    Preemption,
+    ResourceGroup,
+    Workload,
+)
+from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
+from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError
+from gkecap.components.issues import Issue
+
+# Capacity models whose obtainable nodes the workloads file may describe (obtained on demand).
+ON_DEMAND_OBTAINED = ("flex-start", "queued")
+
+
+def _amount(resource: str, raw) -> int:
+    return resource_value(resource, parse_quantity(raw).value)
+
+
+def _quotas(resource_groups: Iterable[Mapping]) -> tuple[list[ResourceGroup], dict]:
+    groups, quotas = [], {}
+    for group in resource_groups:
+        flavors = []
+        for flavor in group.get("flavors", ()):
+            flavors.append(flavor["name"])
+            for res in flavor.get("resources", ()):
+                name = res["name"]
+                borrowing = res.get("borrowingLimit")
+                lending = res.get("lendingLimit")
+                quotas[(flavor["name"], name)] = ResourceQuota(
+                    _amount(name, res.get("nominalQuota", 0)),
+                    None if borrowing is None else _amount(name, borrowing),
+                    None if lending is None else _amount(name, lending))
+        groups.append(ResourceGroup(tuple(group.get("coveredResources", ())), tuple(flavors)))
+    return groups, quotas
+
+
+def _weight(spec: Mapping) -> float:
+    weight = (spec.get("fairSharing") or {}).get("weight")
+    return 1.0 if weight is None else float(parse_quantity(weight).value)
+
+
+def _preemption(spec: Mapping) -> Preemption:
+    p = spec.get("preemption") or {}
+    borrow = p.get("borrowWithinCohort") or {}
+    return Preemption(p.get("withinClusterQueue", "Never"), p.get("reclaimWithinCohort", "Never"),
+                      borrow.get("policy", "Never"), borrow.get("maxPriorityThreshold"))
+
+
+def _checks(spec: Mapping) -> dict[str, tuple[str, ...]]:
+    """flavor -> admission checks ("" = every flavor), from admissionChecksStrategy or the v1beta1 list."""
+    result: dict[str, tuple[str, ...]] = {}
+    for name in spec.get("admissionChecks") or ():
+        result[""] = result.get("", ()) + (name,)
+    for rule in (spec.get("admissionChecksStrategy") or {}).get("admissionChecks") or ():
+        for flavor in rule.get("onFlavors") or [""]:
+            result[flavor] = result.get(flavor, ()) + (rule["name"],)
+    return result
+
+
+def cluster_from_objects(objects: Iterable[Mapping], *, fair_sharing: bool) -> Cluster:
+    """The simulator's cluster from emitted Kueue objects (v1beta2 or v1beta1 spelling)."""
+    flavors, queues, cohorts, parents, memberships = [], [], [], {}, {}
+    for obj in objects:
+        kind, name, spec = obj.get("kind"), obj["metadata"]["name"], obj.get("spec") or {}
+        if kind == "ResourceFlavor":
+            flavors.append(Flavor(name, dict(spec.get("nodeLabels") or {})))
+        elif kind == "Cohort":
+            _, quotas = _quotas(spec.get("resourceGroups") or ())
+            cohorts.append(Cohort(name, quotas=quotas, weight=_weight(spec)))
+            parent = spec.get("parentName") or spec.get("parent")
+            if parent:
+                parents[name] = parent
+        elif kind == "ClusterQueue":
+            groups, quotas = _quotas(spec.get("resourceGroups") or ())
+            fungibility = spec.get("flavorFungibility") or {}
+            queues.append(ClusterQueue(
+                name, quotas=quotas, weight=_weight(spec), resource_groups=groups, preemption=_preemption(spec),
+                fungibility=Fungibility.of(fungibility.get("whenCanBorrow", "MayStopSearch"),
+                                           fungibility.get("whenCanPreempt", "TryNextFlavor"),
+                                           fungibility.get("preference")),
+                queueing_strategy=spec.get("queueingStrategy", "BestEffortFIFO"), admission_checks=_checks(spec)))
+            cohort = spec.get("cohortName") or spec.get("cohort")
+            if cohort:
+                memberships[name] = cohort
+    return Cluster(flavors, queues, cohorts, cohort_parents=parents, queue_cohorts=memberships,
+                   fair_sharing=fair_sharing)
+
+
+def priority_values(objects: Iterable[Mapping]) -> dict[str, int]:
+    return {o["metadata"]["name"]: int(o["value"]) for o in objects if o.get("kind") == "WorkloadPriorityClass"}
+
+
+# --- pools -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PoolCapacity:
+    """A pool's nodes over time (seconds from the scenario start): `steps` is [(from, nodes)], sorted."""
+
+    name: str
+    capacity_model: str
+    resource: str
+    accelerators_per_node: int
+    node_unit: int  # nodes provisioned together: a multi-host TPU slice's VMs, else 1
+    max_nodes: int
+    steps: list[tuple[float, int]] = field(default_factory=list)
+    queued: bool = False
+    calendar_end: float | None = None
+
+    def nodes_at(self, t: float) -> int:
+        nodes = 0
+        for start, count in self.steps:
+            if start <= t:
+                nodes = count
+            else:
+                break
+        return nodes
+
+    def ever_at_least(self, t: float, nodes: int) -> bool:
+        """Whether the pool has (now or later) at least `nodes` nodes."""
+        return self.nodes_at(t) >= nodes or any(start > t and count >= nodes for start, count in self.steps)
+
+    def nodes_for(self, accelerators: int) -> int:
+        """Whole VMs (whole slices for a multi-host TPU pool) that hold `accelerators`."""
+        per_unit = self.accelerators_per_node * self.node_unit
+        return math.ceil(accelerators / per_unit) * self.node_unit
+
+
+def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str, PoolCapacity]:
+    start = workloads.start
+    result = {}
+    for pool in model.pools:
+        capacity = PoolCapacity(
+            pool.name, pool.capacity, pool.resource_name, pool.accelerators_per_node,
+            pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
+            queued=pool.queued)
+        entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
+        if pool.capacity == "calendar":
+            capacity.steps = _calendar_steps(pool, start)
+            if pool.reservation is not None and pool.reservation.submit:
+                capacity.calendar_end = (pool.reservation.end - start).total_seconds()
+        elif entries:
+            capacity.steps = _entry_steps(entries)
+        else:
+            capacity.steps = [(0.0, pool.max_nodes)]
+        result[pool.name] = capacity
+    return result
+
+
+def _calendar_steps(pool: PoolPlan, start: datetime) -> list[tuple[float, int]]:
+    reservation = pool.reservation
+    if reservation is None or not reservation.submit:
+        return [(0.0, 0)]  # a draft reservation provides nothing
+    begin = max(0.0, (reservation.start - start).total_seconds())
+    end = (reservation.end - start).total_seconds()
+    if end <= 0:
+        return [(0.0, 0)]
+    return [(0.0, 0), (begin, pool.max_nodes), (end, 0)]
+
+
+def _entry_steps(entries) -> list[tuple[float, int]]:
+    """Nodes obtainable from `capacity` entries: the sum of the entries covering each instant, 0 elsewhere."""
+    bounds = sorted({0.0} | {e.start for e in entries} | {e.until for e in entries})
+    steps = []
+    for t in bounds:
+        nodes = sum(e.nodes for e in entries if e.start <= t < e.until)
+        if not steps or steps[-1][1] != nodes:
+            steps.append((t, nodes))
+    return steps
+
+
+# --- workloads ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PlannedWorkload:
+    """One workload of the scenario, checked: its Kueue workload and what the simulator needs besides."""
+
+    workload: Workload
+    team: str
+    submit: float
+    duration: float
+    accelerators: int  # total
+    resource: str
+
+
+def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, PoolCapacity],
+                   workloads: WorkloadsFile, priorities: Mapping[str, int], *, where: str = "") -> list[PlannedWorkload]:
+    """The workloads of the file, one per copy; WorkloadsFileError with every problem at its YAML path."""
+    issues: list[Issue] = []
+    teams = sorted(cluster.queues)
+    result: list[PlannedWorkload] = []
+    names: dict[str, int] = {}
+    for i, entry in enumerate(workloads.workloads):
+        path = f"workloads[{i}]"
+        queue = cluster.queues.get(entry.team)
+        if queue is None:
+            issues.append(Issue(f"{path}.team", f"{entry.team!r} is not a team of the environment; teams: {', '.join(teams)}"))
+            continue
+        queue_pools = [f for g in queue.resource_groups for f in g.flavors if f in pools]
+        if entry.pool is not None and entry.pool not in queue_pools:
+            known = ", ".join(queue_pools) or "none"
+            what = "a pool of the environment" if entry.pool not in pools else f"a pool team {entry.team!r} can use"
+            issues.append(Issue(f"{path}.pool", f"{entry.pool!r} is not {what}; allowed: {known}"))
+            continue
+        if entry.priority is not None and entry.priority not in priorities:
+            allowed = ", ".join(priorities) or "none (the environment declares no priorityClasses)"
+            issues.append(Issue(f"{path}.priority", f"{entry.priority!r} is not a priority class of the environment; allowed: {allowed}"))
+        candidates = [entry.pool] if entry.pool else queue_pools
+        kinds = sorted({pools[p].resource for p in candidates})
+        if len(kinds) > 1:
+            issues.append(Issue(f"{path}.pool", f"team {entry.team!r} has quota on pools of {' and '.join(kinds)}; "
+                                f"name the pool (allowed: {', '.join(candidates)})"))
+            continue
+        if not kinds:
+            issues.append(Issue(f"{path}.team", f"team {entry.team!r} has no quota on any pool; name a `pool`"))
+            continue
+        largest = max(pools[p].accelerators_per_node * pools[p].node_unit for p in candidates)
+        if entry.accelerators > largest:
+            where_ = entry.pool or "any pool of the team"
+            issues.append(Issue(f"{path}.accelerators", f"{entry.accelerators} per pod do not fit on one node of {where_} "
+                                f"(at most {largest} per node)"))
+            continue
+        if entry.name in names:
+            issues.append(Issue(f"{path}.name", f"{entry.name!r} is also workloads[{names[entry.name]}]; names must be unique"))
+            continue
+        names[entry.name] = i
+        for copy in range(entry.count):
+            name = entry.name if entry.count == 1 else f"{entry.name}-{copy + 1}"
+            submit = entry.submit + copy * entry.every
+            selector = {POOL_LABEL: entry.pool} if entry.pool else {}
+            workload = Workload(name, entry.team, [PodSet("main", entry.pods, {kinds[0]: entry.accelerators}, selector)],
+                                priority=priorities.get(entry.priority or "", 0), timestamp=submit)
+            workload.seq = len(result)
+            result.append(PlannedWorkload(workload, entry.team, submit, entry.duration,
+                                          entry.pods * entry.accelerators, kinds[0]))
+    for i, entry in enumerate(workloads.capacity):
+        pool = pools.get(entry.pool)
+        if pool is None:
+            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
+        elif pool.capacity_model not in ON_DEMAND_OBTAINED:
+            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is a {pool.capacity_model} pool; `capacity` describes "
+                                f"what {' and '.join(ON_DEMAND_OBTAINED)} pools obtain"))
+        elif entry.nodes > pool.max_nodes:
+            issues.append(Issue(f"capacity[{i}].nodes", f"{entry.nodes} is more than the pool's {pool.max_nodes} nodes at most"))
+    if issues:
+        raise WorkloadsFileError(issues, subject=where)
+    return result
+
+
+def provisioning_retry() -> tuple[int, float, float]:
+    """(backoffLimitCount, backoffBaseSeconds, backoffMaxSeconds) of the queued pools' ProvisioningRequestConfig."""
+    return (RETRY_STRATEGY["backoffLimitCount"], float(RETRY_STRATEGY["backoffBaseSeconds"]),
+            float(RETRY_STRATEGY["backoffMaxSeconds"]))

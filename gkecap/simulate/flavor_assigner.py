@@ -1,0 +1,209 @@
+"""Which flavor each pod set of a pending workload gets, and whether it fits, must preempt or cannot fit. Pure.
+
+Transcribed from Kueue v0.19's `pkg/scheduler/flavorassigner/flavorassigner.go` (findFlavorForPodSets,
+fitsResourceQuota, isPreferred, shouldTryNextFlavor, the granular mode of preemption and borrowing level) and
+`classical.FindHeightOfLowestSubtreeThatFits`, with the preemption oracle of `preemption_oracle.go`:
+https://github.com/kubernetes-sigs/kueue/tree/v0.19.2/pkg/scheduler/flavorassigner
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gkecap.simulate.cluster import (
+    NEVER,
+    TRY_NEXT_FLAVOR,
+    Cluster,
+    ClusterQueue,
+    Flavor,
+    PodSet,
+    Workload,
+)
+from gkecap.simulate.preemption import PreemptionContext, get_targets
+from gkecap.simulate.quota_tree import FlavorResource, available, local_available, potential_available
+
+# Assignment modes (FlavorAssignmentMode), worst first.
+NO_FIT, PREEMPT, FIT = "NoFit", "Preempt", "Fit"
+_MODE_RANK = {NO_FIT: 0, PREEMPT: 1, FIT: 3}
+
+# Granular preemption modes (preemptionMode), worst first.
+_NO_FIT, _NO_CANDIDATES, _PREEMPT, _RECLAIM, _FIT = range(5)
+_TO_MODE = {_NO_FIT: NO_FIT, _NO_CANDIDATES: PREEMPT, _PREEMPT: PREEMPT, _RECLAIM: PREEMPT, _FIT: FIT}
+_WORST = (_NO_FIT, 1 << 62)
+_BEST = (_FIT, 0)
+
+
+@dataclass
+class FlavorChoice:
+    flavor: str
+    mode: str
+    borrow: int
+
+
+@dataclass
+class Assignment:
+    """Per pod set: resource -> FlavorChoice. `usage` is the quota the workload would take."""
+
+    pod_sets: list[dict[str, FlavorChoice]] = field(default_factory=list)
+    usage: dict[FlavorResource, int] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+    no_fit: bool = False
+
+    @property
+    def mode(self) -> str:
+        if self.no_fit:
+            return NO_FIT
+        modes = [c.mode for ps in self.pod_sets for c in ps.values()]
+        return min(modes, key=_MODE_RANK.__getitem__) if modes else FIT
+
+    @property
+    def borrows(self) -> int:
+        return max((c.borrow for ps in self.pod_sets for c in ps.values()), default=0)
+
+    def flavors(self) -> list[dict[str, str]]:
+        return [{r: c.flavor for r, c in ps.items()} for ps in self.pod_sets]
+
+    def needs_preemption(self) -> set[FlavorResource]:
+        return {(c.flavor, r) for ps in self.pod_sets for r, c in ps.items() if c.mode == PREEMPT}
+
+
+def _preferred(a: tuple[int, int], b: tuple[int, int], preference: str | None) -> bool:
+    """isPreferred: whether granular mode `a` (preemption mode, borrowing level) is better than `b`."""
+    if a[0] == _NO_FIT:
+        return False
+    if b[0] == _NO_FIT:
+        return True
+    if (a[0] == _NO_CANDIDATES) != (b[0] == _NO_CANDIDATES):
+        return a[0] != _NO_CANDIDATES
+    if preference == "PreemptionOverBorrowing":
+        if a[1] != b[1]:
+            return a[1] < b[1]
+        return a[0] > b[0]
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    return a[1] < b[1]
+
+
+def _try_next_flavor(mode: tuple[int, int], queue: ClusterQueue) -> bool:
+    if mode[0] in (_NO_FIT, _NO_CANDIDATES):
+        return True
+    if mode[0] in (_PREEMPT, _RECLAIM) and queue.fungibility.when_can_preempt == TRY_NEXT_FLAVOR:
+        return True
+    return mode[1] != 0 and queue.fungibility.when_can_borrow == TRY_NEXT_FLAVOR
+
+
+def lowest_subtree_that_fits(queue: ClusterQueue, fr: FlavorResource, value: int) -> tuple[int, bool]:
+    """FindHeightOfLowestSubtreeThatFits: the borrowing level (0 = within the queue's own quota) and whether a
+    subtree below the root could reclaim."""
+    if not queue.borrowing_with(fr, value) or queue.parent is None:
+        return 0, queue.parent is not None
+    remaining = value - local_available(queue, fr)
+    for node in queue.path_to_root():
+        if not node.borrowing_with(fr, remaining):
+            return node.height(), node.parent is not None
+        remaining -= local_available(node, fr)
+    return queue.parent.root().height(), False  # type: ignore[attr-defined]
+
+
+def flavor_matches(flavor: Flavor, pod_set: PodSet) -> bool:
+    """The pod set's node selector, restricted to the keys the flavor labels, matches the flavor's labels."""
+    return all(flavor.node_labels[k] == v for k, v in pod_set.node_selector.items() if k in flavor.node_labels)
+
+
+class FlavorAssigner:
+    def __init__(self, cluster: Cluster, workload: Workload, now: float):
+        self.cluster = cluster
+        self.workload = workload
+        self.queue = cluster.queues[workload.cluster_queue]
+        self.now = now
+
+    def can_preempt_while_borrowing(self) -> bool:
+        preemption = self.queue.preemption
+        return preemption.borrow_within_cohort != NEVER or (
+            self.cluster.fair_sharing and preemption.reclaim_within_cohort != NEVER)
+
+    def assign(self) -> Assignment:
+        assignment = Assignment()
+        for pod_set in self.workload.pod_sets:
+            requests = pod_set.total()
+            chosen: dict[str, FlavorChoice] = {}
+            for resource in requests:
+                if self.queue.group_of(resource) is None:
+                    assignment.no_fit = True
+                    assignment.reasons.append(f"resource {resource} unavailable in ClusterQueue")
+            if assignment.no_fit:
+                assignment.pod_sets.append(chosen)
+                return assignment
+            for group in self.queue.resource_groups:
+                group_requests = {r: v for r, v in requests.items() if r in group.covered}
+                if not group_requests:
+                    continue
+                result = self._find_flavor(pod_set, group.flavors, group_requests, assignment.usage)
+                if result is None:
+                    assignment.no_fit = True
+                    assignment.pod_sets.append(chosen)
+                    return assignment
+                chosen.update(result)
+            for resource, choice in chosen.items():
+                fr = (choice.flavor, resource)
+                assignment.usage[fr] = assignment.usage.get(fr, 0) + requests[resource]
+            assignment.pod_sets.append(chosen)
+        return assignment
+
+    def _find_flavor(self, pod_set: PodSet, flavors: tuple[str, ...], requests: dict[str, int],
+                     assumed: dict[FlavorResource, int]) -> dict[str, FlavorChoice] | None:
+        best: dict[str, FlavorChoice] | None = None
+        best_mode = _WORST
+        preference = self.queue.fungibility.preference
+        for name in flavors:
+            flavor = self.cluster.flavors.get(name) or Flavor(name)  # not built eagerly on every lookup
+            if not flavor_matches(flavor, pod_set):
+                continue
+            choices: dict[str, FlavorChoice] = {}
+            mode = _BEST
+            for resource, value in requests.items():
+                fr = (name, resource)
+                preemption_mode, borrow = self._fits_quota(fr, assumed.get(fr, 0) + value)
+                this = (preemption_mode, borrow)
+                if _preferred(mode, this, preference):
+                    mode = this
+                if mode[0] == _NO_FIT:
+                    break
+                choices[resource] = FlavorChoice(name, _TO_MODE[preemption_mode], borrow)
+            if not _try_next_flavor(mode, self.queue):
+                return choices
+            if _preferred(mode, best_mode, preference):
+                best, best_mode = choices, mode
+        if best_mode[0] == _NO_FIT:
+            return None
+        return best
+
+    def _fits_quota(self, fr: FlavorResource, value: int) -> tuple[int, int]:
+        queue = self.queue
+        if value > potential_available(queue, fr):
+            return _NO_FIT, 0
+        borrow, may_reclaim = lowest_subtree_that_fits(queue, fr, value)
+        if value <= max(0, available(queue, fr)):
+            return _FIT, borrow
+        if queue.quota(fr).nominal >= value or may_reclaim or self.can_preempt_while_borrowing():
+            return self._simulate_preemption(fr, value)
+        return _NO_FIT, borrow
+
+    def _simulate_preemption(self, fr: FlavorResource, value: int) -> tuple[int, int]:
+        """The preemption oracle: would evicting someone make `value` of `fr` fit, and at what borrowing level."""
+        ctx = PreemptionContext(self.cluster, self.workload, {fr: value}, {fr}, self.now)
+        targets = get_targets(ctx)
+        if not targets:
+            return _NO_CANDIDATES, lowest_subtree_that_fits(self.queue, fr, value)[0]
+        for t in targets:
+            self.cluster.remove_workload(t.workload)
+        borrow = lowest_subtree_that_fits(self.queue, fr, value)[0]
+        for t in targets:
+            self.cluster.add_workload(t.workload)
+        if any(t.workload.cluster_queue == self.queue.name for t in targets):
+            return _PREEMPT, borrow
+        return _RECLAIM, borrow
+
+
+def assign_flavors(cluster: Cluster, workload: Workload, now: float) -> Assignment:
+    return FlavorAssigner(cluster, workload, now).assign()

@@ -1,0 +1,469 @@
+"""Which admitted workloads Kueue evicts to make room for a pending one. Pure.
+
+Transcribed from Kueue v0.19's `pkg/scheduler/preemption` (https://github.com/kubernetes-sigs/kueue/tree/v0.19.2/
+pkg/scheduler/preemption): `preemption.go` (classicalPreemptions, fillBackWorkloads, fairPreemptions with the
+two fair-sharing strategies, findCandidates, workloadFits), `classical/hierarchical_preemption.go` and
+`classical/candidate_generator.go` (candidate variants, hierarchical reclaim, the candidate iterator),
+`common/ordering.go` (CandidatesOrdering), `common/preemption_policy.go` (SatisfiesPreemptionPolicy) and
+`fairsharing/` (the ClusterQueue ordering by dominant resource share, almost-LCA shares, strategies).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from gkecap.simulate.cluster import (
+    ANY,
+    LOWER_OR_NEWER_EQUAL_PRIORITY,
+    LOWER_PRIORITY,
+    NEVER,
+    Cluster,
+    ClusterQueue,
+    Workload,
+)
+from gkecap.simulate.quota_tree import (
+    NEGATIVE_SHARE,
+    Cohort,
+    FlavorResource,
+    QuotaNode,
+    Share,
+    available,
+    compare_shares,
+    dominant_resource_share,
+    quantities_fit_in_quota,
+    within_nominal,
+)
+
+# Preemption reasons, as Kueue writes them in the Preempted condition.
+IN_CLUSTER_QUEUE = "InClusterQueue"
+IN_COHORT_RECLAMATION = "InCohortReclamation"
+IN_COHORT_FAIR_SHARING = "InCohortFairSharing"
+IN_COHORT_RECLAIM_WHILE_BORROWING = "InCohortReclaimWhileBorrowing"
+
+# Candidate variants (hierarchical_preemption.go)
+_NEVER, _WITHIN_CQ, _HIERARCHICAL_RECLAIM, _RECLAIM_WITHOUT_BORROWING, _RECLAIM_WHILE_BORROWING = range(5)
+_REASON = {
+    _WITHIN_CQ: IN_CLUSTER_QUEUE,
+    _HIERARCHICAL_RECLAIM: IN_COHORT_RECLAMATION,
+    _RECLAIM_WITHOUT_BORROWING: IN_COHORT_RECLAMATION,
+    _RECLAIM_WHILE_BORROWING: IN_COHORT_RECLAIM_WHILE_BORROWING,
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    workload: Workload
+    reason: str
+
+
+def satisfies_policy(preemptor: Workload, candidate: Workload, policy: str) -> bool:
+    lower = preemptor.priority > candidate.priority
+    if policy == LOWER_PRIORITY:
+        return lower
+    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+        newer_equal = preemptor.priority == candidate.priority and preemptor.timestamp < candidate.timestamp
+        return lower or newer_equal
+    return policy == ANY
+
+
+def candidate_order_key(preemptor_queue: str, now: float) -> Callable[[Workload], tuple]:
+    """CandidatesOrdering: evicted first, other queues before the preemptor's own, lower priority first, the most
+    recently admitted first, then by name (Kueue's UID)."""
+    def key(w: Workload) -> tuple:
+        reserved = w.reserved_at if w.reserved_at is not None else now
+        return (not w.evicted, w.cluster_queue == preemptor_queue, w.priority, -reserved, w.name)
+    return key
+
+
+def uses_resources(workload: Workload, frs: set[FlavorResource]) -> bool:
+    return any(fr in frs for fr in workload.usage())
+
+
+class PreemptionContext:
+    """One preemption question: can `preemptor`, needing `usage` in its queue, fit after evicting some workloads
+    that use the flavor-resources in `needs_preemption`?"""
+
+    def __init__(self, cluster: Cluster, preemptor: Workload, usage: Mapping[FlavorResource, int],
+                 needs_preemption: set[FlavorResource], now: float):
+        self.cluster = cluster
+        self.preemptor = preemptor
+        self.queue = cluster.queues[preemptor.cluster_queue]
+        self.usage = dict(usage)
+        self.needs_preemption = needs_preemption
+        self.now = now
+
+    def fits(self, allow_borrowing: bool) -> bool:
+        for fr, value in self.usage.items():
+            if not allow_borrowing and self.queue.borrowing_with(fr, value):
+                return False
+            if value > max(0, available(self.queue, fr)):
+                return False
+        return True
+
+    def fits_for_fair_sharing(self) -> bool:
+        self.cluster.remove_usage(self.queue, self.usage)
+        try:
+            return self.fits(True)
+        finally:
+            self.cluster.add_usage(self.queue, self.usage)
+
+
+def get_targets(ctx: PreemptionContext) -> list[Target]:
+    if ctx.cluster.fair_sharing:
+        return fair_preemptions(ctx)
+    return classical_preemptions(ctx)
+
+
+# --- classical ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Candidate:
+    workload: Workload
+    lca: Cohort | None
+    variant: int
+
+
+def _classify(ctx: PreemptionContext, w: Workload, hierarchical_advantage: bool) -> int:
+    if not uses_resources(w, ctx.needs_preemption):
+        return _NEVER
+    queue = ctx.queue
+    same_queue = w.cluster_queue == queue.name
+    policy = queue.preemption.within_cluster_queue if same_queue else queue.preemption.reclaim_within_cohort
+    if not satisfies_policy(ctx.preemptor, w, policy):
+        return _NEVER
+    if same_queue:
+        return _WITHIN_CQ
+    if hierarchical_advantage:
+        return _HIERARCHICAL_RECLAIM
+    if queue.preemption.borrow_within_cohort == NEVER:
+        return _RECLAIM_WITHOUT_BORROWING
+    threshold = queue.preemption.max_priority_threshold
+    if w.priority >= ctx.preemptor.priority or (threshold is not None and w.priority > threshold):
+        return _RECLAIM_WITHOUT_BORROWING
+    return _RECLAIM_WHILE_BORROWING
+
+
+def _from_queue(ctx: PreemptionContext, queue: ClusterQueue, lca: Cohort | None, advantage: bool) -> list[_Candidate]:
+    result = []
+    for w in queue.workloads.values():
+        variant = _classify(ctx, w, advantage)
+        if variant != _NEVER:
+            result.append(_Candidate(w, lca, variant))
+    return result
+
+
+def _collect_in_subtree(ctx: PreemptionContext, cohort: Cohort, subtree_root: Cohort, skip: Cohort | None,
+                        advantage: bool, result: list[_Candidate]) -> None:
+    for child in cohort.child_cohorts:
+        if child is skip or within_nominal(child, ctx.needs_preemption):
+            continue
+        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
+    for queue in cohort.child_queues:
+        if queue is ctx.queue:
+            continue
+        if not within_nominal(queue, ctx.needs_preemption):
+            result.extend(_from_queue(ctx, queue, subtree_root, advantage))  # type: ignore[arg-type]
+
+
+def _hierarchical_candidates(ctx: PreemptionContext) -> tuple[list[_Candidate], list[_Candidate]]:
+    hierarchy: list[_Candidate] = []
+    priority: list[_Candidate] = []
+    queue = ctx.queue
+    if queue.parent is None or queue.preemption.reclaim_within_cohort == NEVER:
+        return hierarchy, priority
+    previous = None
+    advantage, remaining = quantities_fit_in_quota(queue, ctx.usage)
+    for subtree_root in queue.path_to_root():
+        target = hierarchy if advantage else priority
+        _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage, target)
+        fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
+        advantage = advantage or fits
+        previous = subtree_root
+    return hierarchy, priority
+
+
+class _CandidateIterator:
+    def __init__(self, ctx: PreemptionContext):
+        self.ctx = ctx
+        same = _from_queue(ctx, ctx.queue, None, False) if ctx.queue.preemption.within_cluster_queue != NEVER else []
+        hierarchy, priority = _hierarchical_candidates(ctx)
+        key = candidate_order_key(ctx.queue.name, ctx.now)
+        for group in (same, hierarchy, priority):
+            group.sort(key=lambda c: key(c.workload))
+        evicted = lambda group: [c for c in group if c.workload.evicted]  # noqa: E731
+        live = lambda group: [c for c in group if not c.workload.evicted]  # noqa: E731
+        self.candidates = (evicted(hierarchy) + evicted(priority) + evicted(same)
+                           + live(hierarchy) + live(priority) + live(same))
+        self.no_candidate_from_other_queues = not hierarchy and not priority
+        self.no_candidate_for_hierarchical_reclaim = not hierarchy
+
+    def candidates_for(self, borrow: bool) -> Iterable[_Candidate]:
+        for candidate in self.candidates:
+            if self._valid(candidate, borrow):
+                yield candidate
+
+    def _valid(self, candidate: _Candidate, borrow: bool) -> bool:
+        ctx = self.ctx
+        if candidate.workload.cluster_queue == ctx.queue.name:
+            return True
+        if borrow and candidate.variant == _RECLAIM_WITHOUT_BORROWING:
+            return False
+        queue = ctx.cluster.queues[candidate.workload.cluster_queue]
+        if within_nominal(queue, ctx.needs_preemption):
+            return False
+        for node in queue.path_to_root():
+            if node is candidate.lca:
+                break
+            if within_nominal(node, ctx.needs_preemption):
+                return False
+        return True
+
+
+def _under_nominal(ctx: PreemptionContext) -> bool:
+    return all(ctx.queue.quota(fr).nominal > ctx.queue.usage.get(fr, 0) for fr in ctx.needs_preemption)
+
+
+def classical_preemptions(ctx: PreemptionContext) -> list[Target]:
+    iterator = _CandidateIterator(ctx)
+    forbidden = ctx.queue.preemption.borrow_within_cohort == NEVER
+    if iterator.no_candidate_from_other_queues or (forbidden and not _under_nominal(ctx)):
+        attempts = [True]
+    elif forbidden and iterator.no_candidate_for_hierarchical_reclaim:
+        attempts = [False, True]
+    else:
+        attempts = [True, False]
+    cluster = ctx.cluster
+    for borrowing in attempts:
+        targets: list[Target] = []
+        for candidate in iterator.candidates_for(borrowing):
+            cluster.remove_workload(candidate.workload)
+            targets.append(Target(candidate.workload, _REASON[candidate.variant]))
+            if ctx.fits(borrowing):
+                targets = _fill_back(ctx, targets, borrowing)
+                _restore(cluster, targets)
+                return targets
+        _restore(cluster, targets)
+    return []
+
+
+def _fill_back(ctx: PreemptionContext, targets: list[Target], allow_borrowing: bool) -> list[Target]:
+    """Give back every target but the last that is not needed after all (newest-evicted first)."""
+    for i in range(len(targets) - 2, -1, -1):
+        ctx.cluster.add_workload(targets[i].workload)
+        if ctx.fits(allow_borrowing):
+            targets[i] = targets[-1]
+            targets.pop()
+        else:
+            ctx.cluster.remove_workload(targets[i].workload)
+    return targets
+
+
+def _restore(cluster: Cluster, targets: list[Target]) -> None:
+    for target in targets:
+        cluster.add_workload(target.workload)
+
+
+# --- fair sharing ------------------------------------------------------------------------------------------
+
+
+def _find_candidates(ctx: PreemptionContext) -> list[Workload]:
+    queue = ctx.queue
+    candidates = []
+
+    def matching(q: ClusterQueue, policy: str) -> list[Workload]:
+        return [w for w in q.workloads.values()
+                if satisfies_policy(ctx.preemptor, w, policy) and uses_resources(w, ctx.needs_preemption)]
+
+    if queue.preemption.within_cluster_queue != NEVER:
+        candidates += matching(queue, queue.preemption.within_cluster_queue)
+    if queue.parent is not None and queue.preemption.reclaim_within_cohort != NEVER:
+        for other in queue.parent.root().subtree_queues():  # type: ignore[attr-defined]
+            if other is queue or not any(other.borrowing(fr) for fr in ctx.needs_preemption):
+                continue
+            candidates += matching(other, queue.preemption.reclaim_within_cohort)  # type: ignore[arg-type]
+    return candidates
+
+
+class _QueueOrdering:
+    """fairsharing.TargetClusterQueueOrdering: yields the ClusterQueue with the highest share, descending the
+    cohort tree by the highest share, pruning nodes that do not borrow."""
+
+    def __init__(self, ctx: PreemptionContext, candidates: list[Workload]):
+        self.ctx = ctx
+        self.preemptor_queue = ctx.queue
+        self.ancestors = set(map(id, ctx.queue.path_to_root()))
+        self.targets: dict[str, list[Workload]] = {}
+        for w in candidates:
+            self.targets.setdefault(w.cluster_queue, []).append(w)
+        self.pruned_queues: set[str] = set()
+        self.pruned_cohorts: set[int] = set()
+
+    def has_workload(self, queue: QuotaNode) -> bool:
+        return bool(self.targets.get(queue.name))
+
+    def pop(self, queue: QuotaNode) -> Workload:
+        return self.targets[queue.name].pop(0)
+
+    def drop(self, queue: QuotaNode) -> None:
+        self.pruned_queues.add(queue.name)
+
+    def __iter__(self):
+        queue = self.preemptor_queue
+        if queue.parent is None:
+            while queue.name not in self.pruned_queues and self.has_workload(queue):
+                yield queue
+            return
+        root = queue.parent.root()
+        while id(root) not in self.pruned_cohorts:
+            target = self._next(root)  # type: ignore[arg-type]
+            if target is not None:
+                yield target
+
+    def _next(self, cohort: Cohort) -> QuotaNode | None:
+        best_queue, best_queue_share = None, NEGATIVE_SHARE
+        key = candidate_order_key(self.preemptor_queue.name, self.ctx.now)
+        for queue in cohort.child_queues:
+            if queue.name in self.pruned_queues:
+                continue
+            share = dominant_resource_share(queue)
+            if (not share.borrowing and queue is not self.preemptor_queue) or not self.has_workload(queue):
+                self.pruned_queues.add(queue.name)
+            elif best_queue is not None and compare_shares(share, best_queue_share) == 0:
+                if key(self.targets[queue.name][0]) < key(self.targets[best_queue.name][0]):
+                    best_queue = queue
+            elif compare_shares(share, best_queue_share) == 1:
+                best_queue, best_queue_share = queue, share
+        best_cohort, best_cohort_share = None, NEGATIVE_SHARE
+        for child in cohort.child_cohorts:
+            if id(child) in self.pruned_cohorts:
+                continue
+            share = dominant_resource_share(child)
+            if not share.borrowing and id(child) not in self.ancestors:
+                self.pruned_cohorts.add(id(child))
+            elif compare_shares(share, best_cohort_share) >= 0:
+                best_cohort, best_cohort_share = child, share
+        if best_cohort is None and best_queue is None:
+            self.pruned_cohorts.add(id(cohort))
+            return None
+        if best_cohort is not None and compare_shares(best_cohort_share, best_queue_share) >= 0:
+            return self._next(best_cohort)
+        return best_queue
+
+    def almost_lcas(self, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
+        lca = next(a for a in target.path_to_root() if id(a) in self.ancestors)
+        return _almost_lca(self.preemptor_queue, lca), _almost_lca(target, lca)
+
+    def shares(self, target: QuotaNode) -> tuple[Share, Share]:
+        preemptor_side, target_side = self.almost_lcas(target)
+        return dominant_resource_share(preemptor_side), dominant_resource_share(target_side)
+
+    def target_share_after_removal(self, target: QuotaNode, w: Workload) -> Share:
+        cluster = self.ctx.cluster
+        cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
+        try:
+            return dominant_resource_share(self.almost_lcas(target)[1])
+        finally:
+            cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
+
+
+def _almost_lca(queue: QuotaNode, lca: Cohort) -> QuotaNode:
+    node = queue
+    for ancestor in queue.path_to_root():
+        if ancestor is lca:
+            return node
+        node = ancestor
+    raise AssertionError("no least common ancestor")
+
+
+def less_or_equal_to_final_share(preemptor_new: Share, target_old: Share, target_new: Share) -> bool:
+    return compare_shares(preemptor_new, target_new) <= 0
+
+
+def less_than_initial_share(preemptor_new: Share, target_old: Share, target_new: Share | None = None) -> bool:
+    return compare_shares(preemptor_new, target_old) < 0
+
+
+STRATEGIES = {
+    "LessThanOrEqualToFinalShare": less_or_equal_to_final_share,
+    "LessThanInitialShare": less_than_initial_share,
+}
+
+
+def _queue_within_nominal(ctx: PreemptionContext) -> bool:
+    return not any(ctx.queue.borrowing(fr) for fr in ctx.needs_preemption)
+
+
+def _first_strategy(ctx: PreemptionContext, candidates: list[Workload], strategy) -> tuple[bool, list[Target], list[Workload]]:
+    ordering = _QueueOrdering(ctx, candidates)
+    targets: list[Target] = []
+    retry: list[Workload] = []
+    # FairSharingPreemptWithinNominal (on by default in v0.19)
+    within_nominal_preemptor = _queue_within_nominal(ctx)
+    for queue in ordering:
+        if queue is ctx.queue:
+            w = ordering.pop(queue)
+            ctx.cluster.remove_workload(w)
+            targets.append(Target(w, IN_CLUSTER_QUEUE))
+            if ctx.fits_for_fair_sharing():
+                return True, targets, []
+            continue
+        if within_nominal_preemptor:
+            w = ordering.pop(queue)
+            ctx.cluster.remove_workload(w)
+            targets.append(Target(w, IN_COHORT_RECLAMATION))
+            if ctx.fits_for_fair_sharing():
+                return True, targets, []
+            continue
+        preemptor_new, target_old = ordering.shares(queue)
+        if math.isinf(preemptor_new.weighted()) and not math.isinf(target_old.weighted()):
+            while ordering.has_workload(queue):
+                retry.append(ordering.pop(queue))
+            continue
+        while ordering.has_workload(queue):
+            w = ordering.pop(queue)
+            target_new = ordering.target_share_after_removal(queue, w)
+            if strategy(preemptor_new, target_old, target_new):
+                ctx.cluster.remove_workload(w)
+                targets.append(Target(w, IN_COHORT_FAIR_SHARING))
+                if ctx.fits_for_fair_sharing():
+                    return True, targets, []
+                break
+            retry.append(w)
+    return False, targets, retry
+
+
+def _second_strategy(ctx: PreemptionContext, retry: list[Workload], targets: list[Target]) -> tuple[bool, list[Target]]:
+    ordering = _QueueOrdering(ctx, retry)
+    for queue in ordering:
+        preemptor_new, target_old = ordering.shares(queue)
+        w = ordering.pop(queue)
+        if less_than_initial_share(preemptor_new, target_old):
+            ctx.cluster.remove_workload(w)
+            targets.append(Target(w, IN_COHORT_FAIR_SHARING))
+            if ctx.fits_for_fair_sharing():
+                return True, targets
+        ordering.drop(queue)
+    return False, targets
+
+
+def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
+    strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
+    candidates = _find_candidates(ctx)
+    if not candidates:
+        return []
+    candidates.sort(key=candidate_order_key(ctx.queue.name, ctx.now))
+    cluster = ctx.cluster
+    cluster.add_usage(ctx.queue, ctx.usage)
+    fits, targets, retry = _first_strategy(ctx, candidates, strategies[0])
+    if not fits and len(strategies) > 1:
+        fits, targets = _second_strategy(ctx, retry, targets)
+    cluster.remove_usage(ctx.queue, ctx.usage)
+    if not fits:
+        _restore(cluster, targets)
+        return []
+    targets = _fill_back(ctx, targets, True)
+    _restore(cluster, targets)
+    return targets

@@ -1,0 +1,347 @@
+"""Kueue's scheduling cycle over the pending queues of every ClusterQueue. Pure.
+
+Transcribed from Kueue v0.19's `pkg/scheduler/scheduler.go` (schedule, nominate, processEntry, fits,
+quotaResourcesToReserve, the classical entry ordering) and `fair_sharing_iterator.go` (the tournament by
+dominant resource share), with the queueing of `pkg/cache/queue/cluster_queue.go` (StrictFIFO keeps a head that
+does not fit at the head; BestEffortFIFO sets it aside as inadmissible until quota is freed):
+https://github.com/kubernetes-sigs/kueue/tree/v0.19.2/pkg/scheduler
+
+One cycle takes the head of every ClusterQueue, computes each head's flavor assignment and preemption targets
+on the same snapshot, then processes the heads in Kueue's order: a head that fits is admitted (its quota
+reserved), one that needs preemption evicts its targets and is admitted in a later cycle, one that no longer
+fits after an earlier head is retried.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, Workload
+from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
+from gkecap.simulate.quota_tree import (
+    Cohort,
+    FlavorResource,
+    Share,
+    available,
+    compare_shares,
+    dominant_resource_share,
+    usage_path,
+)
+
+
+@dataclass
+class Entry:
+    workload: Workload
+    queue: ClusterQueue
+    assignment: Assignment
+    targets: list[Target] = field(default_factory=list)
+    status: str = "pending"  # pending | admitted | preempting | skipped | inadmissible
+    reason: str = ""
+
+
+@dataclass
+class CycleResult:
+    admitted: list[Entry] = field(default_factory=list)
+    preempted: list[tuple[Target, Workload]] = field(default_factory=list)  # (target, preemptor)
+    inadmissible: list[Entry] = field(default_factory=list)
+
+    @property
+    def progress(self) -> bool:
+        return bool(self.admitted or self.preempted or self.inadmissible)
+
+
+def scheduling_shape(w: Workload) -> tuple:
+    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes.
+
+    Memoised on the workload, valid while its priority and its pod set list are the same objects (pod sets are
+    never edited once a workload is built)."""
+    cached = w.__dict__.get("_shape_cache")
+    if cached is not None and cached[0] == w.priority and cached[1] is w.pod_sets:
+        return cached[2]
+    shape = (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
+                                tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
+    w.__dict__["_shape_cache"] = (w.priority, w.pod_sets, shape)
+    return shape
+
+
+def queue_order_key(w: Workload) -> tuple:
+    """A ClusterQueue's heap order: higher priority first, then the earlier queue timestamp."""
+    return (-w.priority, w.timestamp, w.seq, w.name)
+
+
+class _Queue:
+    """A ClusterQueue's pending workloads: a heap in queue order, and (BestEffortFIFO) those set aside as
+    inadmissible until quota is freed (Kueue's inadmissibleWorkloads)."""
+
+    def __init__(self, strategy: str):
+        self.strategy = strategy
+        self.heap: list[tuple[tuple, Workload]] = []
+        self.members: dict[str, Workload] = {}
+        self.inadmissible: dict[str, Workload] = {}
+        # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
+        # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
+        self.sticky: Workload | None = None
+
+    def push(self, w: Workload) -> None:
+        self.members[w.name] = w
+        self.inadmissible.pop(w.name, None)
+        heapq.heappush(self.heap, (queue_order_key(w), w))
+
+    def remove(self, w: Workload) -> None:
+        self.members.pop(w.name, None)
+        self.inadmissible.pop(w.name, None)
+        if self.sticky is w:
+            self.sticky = None
+
+    def head(self) -> Workload | None:
+        if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
+            return self.sticky
+        while self.heap:
+            w = self.heap[0][1]
+            if self.members.get(w.name) is w and w.name not in self.inadmissible:
+                return w
+            heapq.heappop(self.heap)
+        return None
+
+    def set_aside(self, w: Workload) -> None:
+        """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
+        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
+        if self.strategy != BEST_EFFORT_FIFO:
+            return
+        shape = scheduling_shape(w)
+        for other in self.members.values():
+            if other is w or (other.name not in self.inadmissible and other is not self.sticky
+                              and scheduling_shape(other) == shape):
+                self.inadmissible[other.name] = other
+
+    def requeue_inadmissible(self) -> None:
+        waiting, self.inadmissible = self.inadmissible, {}
+        for w in waiting.values():
+            if self.members.get(w.name) is w:
+                heapq.heappush(self.heap, (queue_order_key(w), w))
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+
+class Scheduler:
+    """Pending workloads per ClusterQueue and the cycle that admits them into `cluster`."""
+
+    def __init__(self, cluster: Cluster):
+        self.cluster = cluster
+        self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
+        # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
+        # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
+        self.preemptors: set[str] = set()
+
+    def submit(self, workload: Workload) -> None:
+        self.queues[workload.cluster_queue].push(workload)
+
+    def withdraw(self, workload: Workload) -> None:
+        self.queues[workload.cluster_queue].remove(workload)
+        self.preemptors.discard(workload.name)
+
+    def pending(self) -> int:
+        return sum(len(q) for q in self.queues.values())
+
+    def requeue_inadmissible(self, queue_name: str | None = None) -> None:
+        """Quota was freed (or capacity changed): inadmissible workloads of the queue's cohort tree compete again
+        (Kueue's QueueInadmissibleWorkloads); with no queue, of every queue."""
+        if queue_name is None:
+            names = list(self.queues)
+        else:
+            queue = self.cluster.queues[queue_name]
+            root = queue.root()
+            names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
+        for name in names:
+            self.queues[name].requeue_inadmissible()
+
+    def heads(self) -> list[Workload]:
+        return [w for w in (q.head() for q in self.queues.values()) if w is not None]
+
+    # -- one cycle ------------------------------------------------------------------------------------------
+
+    def cycle(self, now: float) -> CycleResult:
+        cluster = self.cluster
+        entries = [self._nominate(w, now) for w in self.heads()]
+        result = CycleResult()
+        if not entries:
+            return result
+        preempted: dict[str, Workload] = {}
+        reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]] = []
+        for entry in self._ordered(entries):
+            self._process(entry, preempted, reserved)
+        for queue, usage in reserved:
+            cluster.remove_usage(queue, usage)
+        for entry in entries:
+            if entry.status == "admitted":
+                result.admitted.append(entry)
+            elif entry.status == "preempting":
+                self.preemptors.add(entry.workload.name)
+                self.queues[entry.queue.name].sticky = entry.workload
+                for target in entry.targets:
+                    result.preempted.append((target, entry.workload))
+            elif entry.status == "inadmissible":
+                result.inadmissible.append(entry)
+        for entry in result.admitted:
+            entry.workload.reserved_at = now
+            self.withdraw(entry.workload)
+        for entry in result.inadmissible:
+            self.queues[entry.queue.name].set_aside(entry.workload)
+        # In StrictFIFO a head that does not fit stays at the head: no progress from it.
+        result.inadmissible = [e for e in result.inadmissible if e.queue.queueing_strategy == BEST_EFFORT_FIFO]
+        return result
+
+    def _nominate(self, w: Workload, now: float) -> Entry:
+        queue = self.cluster.queues[w.cluster_queue]
+        assignment = assign_flavors(self.cluster, w, now)
+        entry = Entry(w, queue, assignment)
+        if assignment.mode == PREEMPT:
+            entry.targets = get_targets(PreemptionContext(
+                self.cluster, w, assignment.usage, assignment.needs_preemption(), now))
+        return entry
+
+    def _ordered(self, entries: list[Entry]):
+        if self.cluster.fair_sharing:
+            yield from self._tournament(entries)
+            return
+        # makeClassicalIterator: not borrowing first, then priority (PrioritySortingWithinCohort), then time.
+        yield from sorted(entries, key=lambda e: (e.workload.name not in self.preemptors, e.assignment.borrows,
+                                                  -e.workload.priority,
+                                                  e.workload.timestamp, e.workload.seq, e.workload.name))
+
+    def _reserve_usage(self, entry: Entry) -> dict[FlavorResource, int]:
+        """quotaResourcesToReserve: a preempting workload holds only what its queue can use without the
+        preemptions (up to nominal, or up to its borrowing limit when it borrows)."""
+        assignment, queue = entry.assignment, entry.queue
+        if assignment.mode != PREEMPT:
+            return dict(assignment.usage)
+        result = {}
+        for fr, value in assignment.usage.items():
+            quota = queue.quota(fr)
+            used = queue.usage.get(fr, 0)
+            if assignment.borrows > 0:
+                result[fr] = value if quota.borrowing_limit is None else min(
+                    value, quota.nominal + quota.borrowing_limit - used)
+            else:
+                result[fr] = max(0, min(value, quota.nominal - used))
+        return result
+
+    def _fits(self, entry: Entry, usage: dict[FlavorResource, int], preempted: dict[str, Workload]) -> bool:
+        cluster = self.cluster
+        victims = dict(preempted)
+        victims.update({t.workload.name: t.workload for t in entry.targets})
+        removed = [w for w in victims.values() if w.name in cluster.queues[w.cluster_queue].workloads]
+        for w in removed:
+            cluster.remove_workload(w)
+        try:
+            return all(max(0, available(entry.queue, fr)) >= v for fr, v in usage.items())
+        finally:
+            for w in removed:
+                cluster.add_workload(w)
+
+    def _process(self, entry: Entry, preempted: dict[str, Workload],
+                 reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]]) -> None:
+        mode = entry.assignment.mode
+        if mode == NO_FIT:
+            entry.status, entry.reason = "inadmissible", "; ".join(entry.assignment.reasons) or "no flavor fits"
+            return
+        if mode == PREEMPT and not entry.targets:
+            entry.status, entry.reason = "inadmissible", "needs preemption but no workload can be preempted"
+            # reserveCapacityForUnreclaimablePreempt: hold the quota unless the queue can always reclaim it.
+            if entry.queue.preemption.reclaim_within_cohort != ANY:
+                usage = self._reserve_usage(entry)
+                self.cluster.add_usage(entry.queue, usage)
+                reserved.append((entry.queue, usage))
+            return
+        if any(t.workload.name in preempted for t in entry.targets):
+            entry.status, entry.reason = "skipped", "overlapping preemption targets"
+            return
+        usage = self._reserve_usage(entry)
+        if not self._fits(entry, usage, preempted):
+            entry.status, entry.reason = "skipped", "no longer fits after another workload"
+            return
+        for t in entry.targets:
+            preempted[t.workload.name] = t.workload
+        if mode == PREEMPT:
+            self.cluster.add_usage(entry.queue, usage)
+            reserved.append((entry.queue, usage))
+            entry.status = "preempting"
+            return
+        entry.workload.flavors = entry.assignment.flavors()
+        self.cluster.add_workload(entry.workload)
+        entry.status = "admitted"
+
+    # -- fair sharing: the tournament (fair_sharing_iterator.go) ---------------------------------------------
+
+    def _tournament(self, entries: list[Entry]):
+        by_queue = {e.queue.name: e for e in entries}
+        # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
+        # entry changes, so they are taken in one pass rather than searched for before every pop).
+        for entry in [e for e in by_queue.values() if e.queue.parent is None]:
+            del by_queue[entry.queue.name]
+            yield entry
+        shares: dict | None = None
+        version = None
+        while by_queue:
+            root = next(iter(by_queue.values())).queue.root()
+            if shares is None or version != self.cluster.version:
+                # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
+                # them before every pop).
+                shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
+            entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
+            del by_queue[entry.queue.name]
+            yield entry
+
+    def _entry_shares(self, root: Cohort, by_queue: dict[str, Entry]) -> dict[tuple[str, str], Share]:
+        """computeDRS: each entry's share at every ancestor cohort, as if its usage were added."""
+        shares = {}
+        for queue in root.subtree_queues():
+            entry = by_queue.get(queue.name)
+            if entry is None:
+                continue
+            added = dict(usage_path(queue, entry.assignment.usage))
+            share = dominant_resource_share(queue, added.get(queue))
+            requested = entry.assignment.usage
+            for ancestor in queue.path_to_root():
+                # With the share, whether the entry borrows at that level (a function of the two, compared often).
+                shares[(ancestor.name, entry.workload.name)] = (share, share.borrowing_on(requested))
+                share = dominant_resource_share(ancestor, added.get(ancestor))
+        return shares
+
+    def _run(self, cohort: Cohort, by_queue: dict[str, Entry], shares) -> Entry | None:
+        candidates = [c for c in (self._run(child, by_queue, shares) for child in cohort.child_cohorts) if c]
+        candidates += [by_queue[q.name] for q in cohort.child_queues if q.name in by_queue]
+        if not candidates:
+            return None
+        best = candidates[0]
+        for current in candidates[1:]:
+            if self._less(current, best, cohort.name, shares):
+                best = current
+        return best
+
+    def _less(self, a: Entry, b: Entry, cohort: str, shares) -> bool:
+        a_preemptor, b_preemptor = a.workload.name in self.preemptors, b.workload.name in self.preemptors
+        if a_preemptor != b_preemptor:
+            return a_preemptor
+        a_share, a_borrowing = shares[(cohort, a.workload.name)]
+        b_share, b_borrowing = shares[(cohort, b.workload.name)]
+        # FairSharingPrioritizeNonBorrowing (on by default in v0.19): a_borrowing / b_borrowing, precomputed
+        if a_borrowing != b_borrowing:
+            return not a_borrowing
+        compared = compare_shares(a_share, b_share)
+        if compared != 0:
+            return compared == -1
+        if a.workload.priority != b.workload.priority:
+            return a.workload.priority > b.workload.priority
+        return a.workload.timestamp < b.workload.timestamp
+
+
+def evict(cluster: Cluster, workload: Workload) -> None:
+    """Release a workload's quota (preempted, finished or deactivated)."""
+    if workload.name in cluster.queues[workload.cluster_queue].workloads:
+        cluster.remove_workload(workload)
+    workload.flavors = None
+    workload.reserved_at = None

@@ -1,0 +1,126 @@
+"""The simulation as a self-contained HTML timeline in the capacity report's style (its CSS, its matplotlib
+settings and team colors, inline SVG, no script): a Gantt chart per pool (which workload ran on its nodes when,
+and how it ended), and each team's accelerator usage against its nominal quota over time, then the tables.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from gkecap.report import charts
+from gkecap.report.html import _CSS as REPORT_CSS
+from gkecap.simulate.engine import SimulationResult
+from gkecap.simulate.output import clock, summary, team_rows
+
+MAX_GANTT_ROWS = 60  # workloads per pool chart before the rest are folded into one row
+_PALETTE = matplotlib.colormaps["tab10"].colors
+_OUTCOME_HATCH = {"preempted": "xx", "evicted": "xx"}
+
+
+def _hours(seconds: float) -> float:
+    return seconds / 3600.0
+
+
+def _team_colors(result: SimulationResult) -> dict[str, tuple[float, float, float]]:
+    return {team: _PALETTE[i % len(_PALETTE)] for i, team in enumerate(result.usage)}
+
+
+def pool_gantt(result: SimulationResult, pool: str) -> Figure:
+    """One row per workload that ran on the pool; a bar per run, hatched when it was cut short."""
+    colors = _team_colors(result)
+    runs = [r for r in result.runs if r.pool == pool]
+    names = list(dict.fromkeys(r.workload for r in runs))
+    shown = names[:MAX_GANTT_ROWS]
+    rows = {name: i for i, name in enumerate(shown)}
+    folded = len(names) > len(shown)
+    with matplotlib.rc_context(charts._STYLE):
+        fig = Figure(figsize=(8.0, 0.28 * (len(shown) + folded) + 1.3))
+        ax = fig.subplots()
+        for run in runs:
+            row = rows.get(run.workload, len(shown))
+            end = run.end if run.end is not None else result.end
+            ax.barh(row, _hours(end - run.start), left=_hours(run.start), height=0.7,
+                    color=colors.get(run.team, charts.OTHER_COLOR), edgecolor="white",
+                    hatch=_OUTCOME_HATCH.get(run.outcome))
+        labels = shown + ([f"{len(names) - len(shown)} more"] if folded else [])
+        ax.set_yticks(range(len(labels)), labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("hours from the scenario start (hatched: preempted or evicted)")
+        ax.set_title(f"Pool {pool}: workloads on its nodes")
+        teams = list(dict.fromkeys(r.team for r in runs))
+        if teams:
+            ax.legend(handles=[Patch(color=colors[t], label=t) for t in teams[:12]], loc="lower right",
+                      fontsize=7, frameon=False, ncol=2)
+        else:
+            ax.text(0.5, 0.5, "nothing ran on this pool", transform=ax.transAxes, ha="center")
+    return fig
+
+
+def usage_against_quota(result: SimulationResult, teams: list[str]) -> Figure:
+    """Accelerators each team holds (quota reserved) over time, with its nominal quota as a dashed line."""
+    colors = _team_colors(result)
+    with matplotlib.rc_context(charts._STYLE):
+        fig = Figure(figsize=(8.0, 3.2))
+        ax = fig.subplots()
+        for team in teams:
+            samples = result.usage[team]
+            times = [_hours(t) for t, _, _ in samples] + [_hours(result.end)]
+            values = [u for _, u, _ in samples] + [samples[-1][1]]
+            ax.step(times, values, where="post", color=colors[team], label=team, linewidth=1.4)
+            ax.axhline(result.quotas[team], color=colors[team], linestyle="--", linewidth=0.8)
+        ax.set_xlabel("hours from the scenario start")
+        ax.set_ylabel("accelerators reserved")
+        ax.set_title("Usage against quota per team (dashed: nominal quota)")
+        if teams:
+            ax.legend(loc="upper right", fontsize=7, frameon=False, ncol=2)
+    return fig
+
+
+def render_html(result: SimulationResult, *, source: str = "") -> str:
+    facts = summary(result)
+    title = f"gkecap simulate: {source}" if source else "gkecap simulate"
+    cards = "".join(f'<div class="card">{escape(label)}<b>{escape(str(value))}</b></div>' for label, value in (
+        ("workloads", facts["workloads"]), ("admitted", facts["admitted"]), ("finished", facts["finished"]),
+        ("preemptions", facts["preemptions"]), ("deactivated", facts["deactivated"]),
+        ("mean wait", clock(facts["meanWaitSeconds"]))))
+    parts = [
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
+        f"<title>{escape(title)}</title><style>{REPORT_CSS}</style></head><body><main>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="sub">Scenario start {escape(result.start_iso)}; Kueue v0.19 admission simulated over the '
+        f"environment's own ClusterQueues{' with fair sharing' if result.fair_sharing else ''}.</p>",
+        f'<div class="cards">{cards}</div>',
+        "<h2>Usage against quota</h2>",
+    ]
+    # Teams that held anything, largest quota first (a chart of 100 idle teams says nothing).
+    active = [t for t in sorted(result.usage, key=lambda t: -result.quotas[t]) if any(u for _, u, _ in result.usage[t])]
+    parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(usage_against_quota(result, active[:10])))}</div>')
+    parts.append("<h2>Pools</h2>")
+    for pool in result.pool_nodes:
+        if any(r.pool == pool for r in result.runs):
+            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
+    parts.append("<h2>Teams</h2><table><tr><th>team</th><th class=n>quota</th><th class=n>peak usage</th>"
+                 "<th class=n>borrowed for</th><th class=n>mean wait</th></tr>")
+    for row in team_rows(result):
+        parts.append(f"<tr><td>{escape(row['name'])}</td><td class=n>{row['quota']}</td><td class=n>{row['peakUsage']}</td>"
+                     f"<td class=n>{clock(row['borrowedSeconds'])}</td><td class=n>{clock(row['meanWaitSeconds'])}</td></tr>")
+    parts.append("</table><h2>Workloads</h2><table><tr><th>workload</th><th>team</th><th>pool</th><th class=n>submitted</th>"
+                 "<th class=n>admitted</th><th class=n>started</th><th class=n>finished</th><th class=n>preemptions</th></tr>")
+    for w in result.workloads:
+        parts.append(f"<tr><td>{escape(w.name)}</td><td>{escape(w.team)}</td><td>{escape(w.pool or '-')}</td>"
+                     f"<td class=n>{clock(w.submitted)}</td><td class=n>{clock(w.admitted)}</td><td class=n>{clock(w.started)}</td>"
+                     f"<td class=n>{clock(w.finished)}</td><td class=n>{w.preemptions}</td></tr>")
+    parts.append("</table></main></body></html>")
+    return "\n".join(parts)
+
+
+def write_timeline(result: SimulationResult, directory: Path, *, source: str = "") -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "simulation.html"
+    path.write_text(render_html(result, source=source))
+    return path

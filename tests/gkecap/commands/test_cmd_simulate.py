@@ -1,0 +1,104 @@
+"""`gkecap simulate`: one JSON document on stdout, the text report, the HTML timeline, exit 2 naming the path of
+bad input without a traceback; the bundled scenario of every stack runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from gkecap.cli import app
+from testkit.spec_data import prod, stack_file
+
+ROOT = Path(__file__).resolve().parents[3]
+runner = CliRunner()
+
+
+def _config(tmp_path: Path) -> Path:
+    path = tmp_path / "Pulumi.prod.yaml"
+    path.write_text(yaml.safe_dump(stack_file(prod())))
+    return path
+
+
+def _workloads(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "workloads.yaml"
+    path.write_text(text)
+    return path
+
+
+STORY = """start: 2026-12-01T00:00:00Z
+workloads:
+  - {name: d, team: team-d, pods: 2, accelerators: 8, pool: h100-dws, duration: 6h}
+  - {name: b, team: team-b, accelerators: 2, pool: h100-dws, submit: 1h, duration: 2h}
+"""
+
+
+def test_json_is_one_document_on_a_pipe(tmp_path: Path):
+    # The real seam: the installed CLI in a subprocess, stdout piped.
+    done = subprocess.run(
+        [sys.executable, "-m", "gkecap", "simulate", "--config", str(_config(tmp_path)),
+         "--workloads", str(_workloads(tmp_path, STORY)), "--format", "json"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert set(document) == {"workloads", "events", "teams", "summary"}
+    assert [(e["event"], e["workload"]) for e in document["events"] if e["event"] == "preempted"] == [("preempted", "d")]
+    d = next(w for w in document["workloads"] if w["name"] == "d")
+    assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3 * 3600 + 6 * 3600)
+
+
+def test_text_reports_teams_and_notable_events(tmp_path: Path):
+    result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)),
+                                 "--workloads", str(_workloads(tmp_path, STORY))])
+    assert result.exit_code == 0, result.stderr
+    assert "team-d" in result.stdout and "preempted" in result.stdout and "InCohortReclamation" in result.stdout
+
+
+def test_out_writes_the_html_timeline(tmp_path: Path):
+    out = tmp_path / "sim"
+    result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)),
+                                 "--workloads", str(_workloads(tmp_path, STORY)), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    html = (out / "simulation.html").read_text()
+    assert html.count("<svg") == 2 and "Pool h100-dws" in html and "<script" not in html
+
+
+def test_bad_workloads_exit_2_with_paths_and_a_json_document(tmp_path: Path):
+    bad = _workloads(tmp_path, "workloads:\n  - {name: x, team: nobody, accelerators: 1, duration: 1h, gpu: 1}\n")
+    result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)), "--workloads", str(bad),
+                                 "--format", "json"])
+    assert result.exit_code == 2
+    assert f"{bad}: workloads[0].gpu: unknown key" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert json.loads(result.stdout)["diagnostics"][0]["severity"] == "error"
+
+
+def test_unknown_team_exits_2_naming_the_path(tmp_path: Path):
+    bad = _workloads(tmp_path, "workloads:\n  - {name: x, team: nobody, accelerators: 1, duration: 1h}\n")
+    result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)), "--workloads", str(bad)])
+    assert result.exit_code == 2 and "workloads[0].team: 'nobody' is not a team" in result.stderr
+
+
+def test_stack_or_config_is_required(tmp_path: Path):
+    result = runner.invoke(app, ["simulate", "--workloads", str(_workloads(tmp_path, STORY))])
+    assert result.exit_code == 2 and "--stack NAME or --config FILE" in result.stderr
+
+
+@pytest.mark.parametrize("stack", sorted(p.stem for p in (ROOT / "stacks" / "scenarios").glob("*.yaml")))
+def test_each_stack_has_a_scenario_that_runs(stack: str, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = runner.invoke(app, ["simulate", "--stack", stack, "--workloads", f"stacks/scenarios/{stack}.yaml",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)["summary"]
+    assert summary["preemptions"] >= 1 and summary["finished"] == summary["workloads"]
+
+
+def test_every_stack_has_a_scenario():
+    stacks = {p.name[len("Pulumi."):-len(".yaml")] for p in (ROOT / "stacks").glob("Pulumi.*.yaml")}
+    assert stacks == {p.stem for p in (ROOT / "stacks" / "scenarios").glob("*.yaml")}
