@@ -24,7 +24,8 @@ STACKS = ROOT / "stacks"
 DEV_CONFIG = yaml.safe_load((STACKS / "Pulumi.dev.yaml").read_text())
 STATE = json.loads((STATES / "stack_export.json").read_text())
 # No shrinking: each example is a subprocess of seconds; a failure reports the example as drawn.
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None,
+# Derandomized: CI sees the same examples on every run (explore more locally with a higher max_examples).
+SETTINGS = settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], database=None,
                     phases=(Phase.explicit, Phase.generate))
 BOUND = 120  # seconds: far above a normal run, far below "hangs"
 
@@ -115,11 +116,12 @@ STATE_FIELDS = ["inputs", "outputs", "dependencies", "parent", "provider", "prop
 def test_any_state_export_ends_cleanly(index, edits, input_edits, raw):
     state = copy.deepcopy(STATE)
     resource = state["deployment"]["resources"][index]
+    # Copies: hypothesis may draw the same object (SECRET) twice; nesting it in itself would make a cycle.
     for key, value in edits:
-        resource[key] = value
+        resource[key] = copy.deepcopy(value)
     if isinstance(resource.get("inputs"), dict):
         for key, value in input_edits:
-            resource["inputs"][key] = value
+            resource["inputs"][key] = copy.deepcopy(value)
     data = json.dumps(state).encode()
     if raw is not None:
         data = data.replace(b'"version": 3', b'"version": ' + raw, 1)
