@@ -214,7 +214,11 @@ def plan(
             raise PlanError([f"--policy-pack: {exc}"]) from None
     try:
         t0 = time.perf_counter()
-        spec = validate_environment(config)
+        try:
+            spec = validate_environment(config)
+        except PlanError as exc:  # the config's own warnings belong beside its errors (JSON, SARIF, text)
+            exc.diagnostics = config_warnings + exc.diagnostics
+            raise
         timings["spec"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         try:

@@ -107,9 +107,12 @@ def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | 
 
 def _invalid(output: OutputFormat, problems: list[str], diagnostics: list[ConfigDiagnostic] | None = None) -> None:
     """Invalid input: one line per problem on stderr and, for json and sarif, one document on stdout; exit 2."""
+    diagnostics = diagnostics if diagnostics is not None else of_problems(problems)
+    for diagnostic in diagnostics:
+        if diagnostic.severity == "warning":
+            typer.echo(f"warning: {diagnostic.message}", err=True)
     for problem in problems:
         typer.echo(f"error: {problem.removeprefix('error: ')}", err=True)
-    diagnostics = diagnostics if diagnostics is not None else of_problems(problems)
     if output is OutputFormat.json:
         from gkecap.ci.documents import invalid_input_document
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from pathlib import Path
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -12,6 +13,8 @@ from typer.testing import CliRunner
 from gkecap.cli import app
 from gkecap.report import render_json, render_plan
 from testkit.engine_fixtures import PROGRAMS
+
+ROOT = Path(__file__).resolve().parents[3]
 
 runner = CliRunner()
 _OUT = tempfile.TemporaryDirectory(prefix="gkecap-ci-")
@@ -66,3 +69,17 @@ def test_an_unknown_config_key_is_a_warning_naming_the_closest(tmp_path):
     result = _plan("--program", str(PROGRAMS / "raw_resources"), "--config", str(stack), "--no-policies", "--format", "json")
     [warning] = json.loads(result.stdout)["diagnostics"]
     assert warning["severity"] == "warning" and "did you mean gcp:project?" in warning["message"] and warning["line"] == 2
+
+
+def test_an_unknown_config_key_stays_a_warning_beside_spec_errors(tmp_path):
+    # Exit 2 on a spec error must still carry the config's own warnings in the one JSON document.
+    text = (ROOT / "stacks" / "Pulumi.dev.yaml").read_text()
+    text = text.replace("config:\n", "config:\n  gcp:projct: acme\n", 1).replace("maxNodes: 2", "maxNodes: 2.5", 1)
+    stack = tmp_path / "Pulumi.broken.yaml"
+    stack.write_text(text)
+    result = _plan("--config", str(stack), "--format", "json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    severities = sorted(d["severity"] for d in document["diagnostics"])
+    assert severities == ["error", "warning"]
+    assert document["summary"]["warnings"] == 1
