@@ -23,21 +23,10 @@ from gkecap.engine.run import RecordingEngine, run_callable
 from gkecap.engine.mocks import GkeMocks
 from testkit.distribution import ROOT, child_env
 from testkit.grpc_engine import serve_engine
+from testkit.spec_data import as_doubles
 
 GCP_PROJECT, REGION = "acme-ml-dev", "us-east5"
 DEV = yaml.safe_load((ROOT / "stacks" / "Pulumi.dev.yaml").read_text())["config"]["gkecap:environment"]
-
-
-def as_doubles(value):
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, dict):
-        return {key: as_doubles(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [as_doubles(item) for item in value]
-    return value
 
 
 @pytest.fixture(scope="module")

@@ -7,19 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gkecap.components.spec import SpecError, load_environment
-from testkit.spec_data import NOW, prod
-
-
-def as_doubles(value):
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, dict):
-        return {key: as_doubles(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [as_doubles(item) for item in value]
-    return value
+from testkit.spec_data import NOW, as_doubles, prod
 
 
 def issues(env):

@@ -118,3 +118,16 @@ def prod() -> dict[str, Any]:
 def stack_file(environment: dict[str, Any], project: str = "acme-ml-prod") -> dict[str, Any]:
     """A whole Pulumi.<env>.yaml document around an environment."""
     return {"config": {"gcp:project": project, "gkecap:environment": environment}}
+
+
+def as_doubles(value):
+    """`value` with every whole number as a double, as TypeScript, Go, C#, Java and YAML send numbers."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, dict):
+        return {key: as_doubles(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_doubles(item) for item in value]
+    return value
