@@ -111,6 +111,17 @@ def default_policy_pack() -> Path:
     return Path(gkecap.policies.__file__).resolve().parent
 
 
+def pack_client(policy_pack: Path | None, in_process: bool) -> type[PolicyPackProcess]:
+    """The pack's own process (the default, as the Pulumi CLI runs it), or the bundled pack in this process."""
+    if not in_process:
+        return PolicyPackProcess
+    if policy_pack is not None and policy_pack.resolve() != default_policy_pack():
+        raise PlanError([f"--pack-in-process runs only the bundled gke-capacity pack, not --policy-pack {policy_pack}"])
+    from gkecap.policy_pack.in_process import InProcessPack
+
+    return InProcessPack
+
+
 def resolve_program(program_dir: Path | None, config_file: Path | None, stack: str | None, cwd: Path | None = None) -> tuple[Program, str, Path | None]:
     """(program, stack name, stack file) for the CLI's three ways to name what to plan; the names follow
     Pulumi's rules (gkecap.engine.stack_names), so neither can lead a path out of `out/`."""
@@ -176,11 +187,13 @@ def plan(
     cwd: Path | None = None,
     stack_outputs: dict[str, Any] | None = None,
     previous_state: Path | None = None,
+    pack_in_process: bool = False,
 ) -> PlanResult:
     """Evaluate a program offline and run the policy pack over what it registers.
 
     `stack_outputs` ({stack name: outputs}) feeds the program's `pulumi.StackReference`s. `previous_state`: the
-    stack's deployed state (`pulumi stack export`), for what cannot be undone (gkecap.previous_state)."""
+    stack's deployed state (`pulumi stack export`), for what cannot be undone (gkecap.previous_state).
+    `pack_in_process`: serve the bundled pack in this process (gkecap.policy_pack.in_process) instead of its own."""
     started = time.perf_counter()
     program, stack_name, stack_file = resolve_program(program_dir, config_file, stack, cwd)
     try:
@@ -200,7 +213,7 @@ def plan(
     if not no_policies:
         # Started first: the pack boots while the spec is validated and the program runs.
         try:
-            pack = PolicyPackProcess(
+            pack = pack_client(policy_pack, pack_in_process)(
                 policy_pack or default_policy_pack(),
                 project=program.project,
                 stack=stack_name,
@@ -274,6 +287,7 @@ def check_state(
     policy_pack: Path | None = None,
     policy_config_file: Path | None = None,
     no_policies: bool = False,
+    pack_in_process: bool = False,
 ) -> PlanResult:
     """Run the policy pack over the resources of a `pulumi stack export` file."""
     started = time.perf_counter()
@@ -285,7 +299,7 @@ def check_state(
     policies = None
     if not no_policies:
         try:
-            pack = PolicyPackProcess(policy_pack or default_policy_pack(), project=project, stack=stack, dry_run=False)
+            pack = pack_client(policy_pack, pack_in_process)(policy_pack or default_policy_pack(), project=project, stack=stack, dry_run=False)
         except PolicyPackError as exc:
             raise PlanError([f"--policy-pack: {exc}"]) from None
         try:

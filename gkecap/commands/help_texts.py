@@ -28,6 +28,7 @@ COMMANDS = {
     "plan": _epilog(
         "gkecap plan --stack prod                       # stacks/Pulumi.prod.yaml; writes out/gke-capacity/prod/",
         "gkecap plan --config Pulumi.ci.yaml --format json",
+        "gkecap plan --stack prod --pack-in-process              # the bundled pack in this process: less time and memory",
         "gkecap plan --program infra/ --stack-outputs acme/network/prod=network.json --timeout 120",
         "gkecap plan --stack prod --format sarif > gkecap.sarif   # GitHub code scanning",
     ),

@@ -34,6 +34,12 @@ _FORMAT = typer.Option(OutputFormat.text, "--format", help="text (terminal), jso
 _POLICY_CONFIG = typer.Option(None, "--policy-config", help="Policy pack config JSON, as `pulumi preview --policy-pack-config`.", dir_okay=False)
 _NO_POLICIES = typer.Option(False, "--no-policies", help="Do not run the policy pack.")
 _POLICY_PACK = typer.Option(None, "--policy-pack", help="Policy pack directory (default: the gke-capacity pack).", file_okay=False)
+# The env var's name is gkecap.policy_pack.in_process.IN_PROCESS_ENV (not imported here: that module loads grpc).
+_PACK_IN_PROCESS = typer.Option(
+    False, "--pack-in-process", envvar="GKECAP_PACK_IN_PROCESS",
+    help="Serve the bundled gke-capacity pack in gkecap's own process (same policies and findings; less time and "
+    "memory) instead of its own process over the Analyzer gRPC protocol, as the Pulumi CLI runs it (the default).",
+)
 
 
 def plan_command(
@@ -48,6 +54,7 @@ def plan_command(
     stack_outputs: list[str] = typer.Option([], "--stack-outputs", metavar="NAME=FILE", help="Outputs of a stack the program references with pulumi.StackReference(NAME): the JSON of `pulumi stack output --json`. Repeatable."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0, help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
     state: Path | None = typer.Option(None, "--state", help="The stack's deployed state (`pulumi stack export`): refuse what cannot be undone, such as un-submitting a calendar reservation.", dir_okay=False),
+    pack_in_process: bool = _PACK_IN_PROCESS,
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
 
@@ -56,7 +63,8 @@ def plan_command(
             outputs = load_stack_outputs(stack_outputs)
         except StackOutputsError as exc:
             raise PlanError(exc.problems) from None
-        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs, previous_state=state)
+        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs, previous_state=state,
+                    pack_in_process=pack_in_process)
 
     # --format json is for machines reading stdout: the report files (charts, manifests) only on request.
     write_files = output is not OutputFormat.json or out is not None
@@ -68,9 +76,10 @@ def check_command(
     output: OutputFormat = _FORMAT,
     policy_config: Path | None = _POLICY_CONFIG,
     policy_pack: Path | None = _POLICY_PACK,
+    pack_in_process: bool = _PACK_IN_PROCESS,
 ) -> None:
     """Run the policy pack over the resources of a stack export."""
-    _run(lambda: check_state(state, policy_pack=policy_pack, policy_config_file=policy_config), output)
+    _run(lambda: check_state(state, policy_pack=policy_pack, policy_config_file=policy_config, pack_in_process=pack_in_process), output)
 
 
 def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False, timeout: float | None = None) -> None:

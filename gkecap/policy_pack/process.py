@@ -190,25 +190,30 @@ class PolicyPackProcess:
             self._channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=_CHANNEL_OPTIONS)
             grpc.channel_ready_future(self._channel).result(timeout=self.start_timeout)
             self._stub = analyzer_pb2_grpc.AnalyzerStub(self._channel)
-            self._optional_call(
-                self._stub.Handshake,
-                analyzer_pb2.AnalyzerHandshakeRequest(
-                    engine_address=self.engine_address, root_directory=str(self.pack_dir), program_directory=str(self.pack_dir)
-                ),
-            )
-            self._optional_call(
-                self._stub.ConfigureStack,
-                analyzer_pb2.AnalyzerStackConfigureRequest(
-                    stack=self.stack,
-                    project=self.project,
-                    organization=self.organization,
-                    dry_run=self.dry_run,
-                    config=self.stack_config,
-                    config_secret_keys=self.secret_keys,
-                ),
-            )
+            self._startup_calls()
             self._connected.set()
             return self
+
+    def _startup_calls(self) -> None:
+        """The engine's first calls once connected: Handshake, ConfigureStack (a pack may implement neither)."""
+        assert self._stub is not None
+        self._optional_call(
+            self._stub.Handshake,
+            analyzer_pb2.AnalyzerHandshakeRequest(
+                engine_address=self.engine_address, root_directory=str(self.pack_dir), program_directory=str(self.pack_dir)
+            ),
+        )
+        self._optional_call(
+            self._stub.ConfigureStack,
+            analyzer_pb2.AnalyzerStackConfigureRequest(
+                stack=self.stack,
+                project=self.project,
+                organization=self.organization,
+                dry_run=self.dry_run,
+                config=self.stack_config,
+                config_secret_keys=self.secret_keys,
+            ),
+        )
 
     def _wait_exit(self) -> None:
         if self._process is not None:
