@@ -174,6 +174,9 @@ def _resource_runner(declarations: list[PolicyDeclaration]) -> ResourceValidatio
     )
 
 
+_READ: dict = {}  # what a stack resource's props are once the runner has read them
+
+
 def _stack_runner(declarations: list[PolicyDeclaration]) -> StackValidationPolicy:
     def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
         reporter = _Reporter.of(report_violation)
@@ -184,6 +187,10 @@ def _stack_runner(declarations: list[PolicyDeclaration]) -> StackValidationPolic
         for r in args.resources:
             if any(d.rule.matches(r.resource_type) for d, _ in enabled):
                 views.append(adapter.stack_resource_view(r))  # converted once for every stack rule
+            # pulumi_policy builds these resources for this one call (AnalyzeStack, per stack policy); once read,
+            # their property proxies (a container, a proxy and a path list per value) are freed, not held
+            # beside the views: the pack's peak memory is the stack's proxies, not the proxies plus the views.
+            r.props = _READ
         for declaration, level in enabled:
             mine = [(v, u) for v, u in views if declaration.rule.matches(v.type)]
             unknown_at = next((u for _, u in mine if u), None)

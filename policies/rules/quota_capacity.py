@@ -153,9 +153,10 @@ def _is_managed(key: str) -> bool:
     return key.startswith(_MANAGED_PREFIXES) or prefix.endswith(_MANAGED_SUFFIXES)
 
 
-def flavor_selects(pool: PoolView, node_labels: Mapping[str, Any]) -> bool | None:
-    """Whether every node of the pool carries all of the flavor's nodeLabels; None when that is unknown."""
-    labels = _node_labels(pool)
+def flavor_selects(pool: PoolView, node_labels: Mapping[str, Any], labels: Mapping[str, Any] | None = None) -> bool | None:
+    """Whether every node of the pool carries all of the flavor's nodeLabels; None when that is unknown.
+    `labels`: the pool's `_node_labels`, when the caller has them (one computation per pool, not per flavor)."""
+    labels = _node_labels(pool) if labels is None else labels
     unsure = False
     for key, wanted in node_labels.items():
         if key in labels:
@@ -215,11 +216,36 @@ class QuotaFinding:
     dws_only: bool  # every pool behind the flavor is flex-start or queued: over-commit is a warning
 
 
-def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
+@dataclass(frozen=True)
+class _StackPools:
+    """What both quota computations read of a stack: its pools, each pool's node labels, the nominal quotas."""
+
+    pools: list[PoolView]
+    labels: list[dict[str, Any]]  # _node_labels of each pool
+    holders: dict[str, dict[str, list[tuple[str, Fraction | None]]]]  # _nominal_quotas
+
+
+_last_pools: tuple[list[ResourceView], _StackPools] | None = None
+
+
+def _stack_pools(resources: list[ResourceView]) -> _StackPools:
+    """The `_StackPools` of the resources, computed once when the quota rules see the same views (as
+    `_quota_findings_once`)."""
+    global _last_pools
+    last = _last_pools
+    if last is not None and len(last[0]) == len(resources) and all(a is b for a, b in zip(last[0], resources)):
+        return last[1]
     pools = [p for r in resources if r.type in NODE_POOL_TYPES for p in node_pools(r)]
-    if not pools:
+    found = _StackPools(pools, [_node_labels(p) for p in pools], _nominal_quotas(resources) if pools else {})
+    _last_pools = (list(resources), found)
+    return found
+
+
+def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
+    stack = _stack_pools(resources)
+    if not stack.pools:
         return []
-    holders = _nominal_quotas(resources)
+    holders = stack.holders
     findings: list[QuotaFinding] = []
     for flavor in objects_of(resources, "ResourceFlavor"):
         name = object_name(flavor)
@@ -228,7 +254,7 @@ def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
         node_labels = at(flavor.props, "spec.nodeLabels") or {}
         if not isinstance(node_labels, Mapping) or has_unknown(node_labels):
             continue
-        selected = _selected_capacity(pools, node_labels)
+        selected = _selected_capacity(stack, node_labels)
         if not selected:
             continue
         for resource_name, entries in holders[name].items():
@@ -255,10 +281,10 @@ def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
     return findings
 
 
-def _selected_capacity(pools: list[PoolView], node_labels: Mapping[str, Any]) -> list[_PoolCapacity] | None:
+def _selected_capacity(stack: _StackPools, node_labels: Mapping[str, Any]) -> list[_PoolCapacity] | None:
     selected: list[_PoolCapacity] = []
-    for pool in pools:
-        chosen = flavor_selects(pool, node_labels)
+    for pool, labels in zip(stack.pools, stack.labels):
+        chosen = flavor_selects(pool, node_labels, labels)
         if chosen is None:
             return None
         if chosen:
@@ -309,17 +335,17 @@ def check_quota_capacity_dws(resources: list[ResourceView], config: dict) -> lis
 
 def check_whole_vm_quotas(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """quota-whole-vms: quotas on flex-start/queued pools come in whole VMs and fit the VMs the pools can build."""
-    pools = [p for r in resources if r.type in NODE_POOL_TYPES for p in node_pools(r)]
-    if not pools:
+    stack = _stack_pools(resources)
+    if not stack.pools:
         return []
-    holders = _nominal_quotas(resources)
+    holders = stack.holders
     found: list[tuple[str | None, str]] = []
     for flavor in objects_of(resources, "ResourceFlavor"):
         name = object_name(flavor)
         node_labels = at(flavor.props, "spec.nodeLabels") or {}
         if name is None or name not in holders or not isinstance(node_labels, Mapping) or has_unknown(node_labels):
             continue
-        selected = _selected_capacity(pools, node_labels)
+        selected = _selected_capacity(stack, node_labels)
         for resource_name, entries in holders[name].items():
             behind = [c for c in selected or () if c.resource == resource_name and c.units > 0]
             per_vm = {c.units_per_node for c in behind}

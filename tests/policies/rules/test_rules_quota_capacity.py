@@ -151,3 +151,17 @@ def test_whole_vm_quotas_on_smaller_vms_pass():
 def test_fixed_capacity_is_not_judged_in_whole_vms():
     stack = [system_pool(), h100_on_demand(2), flavor("h100", H100), queue("a", "h100", 4)]
     assert check_whole_vm_quotas(stack, {}) == []
+
+
+def test_the_quota_rules_read_a_stacks_pools_and_quotas_once(monkeypatch):
+    # quota-capacity, quota-capacity-dws and quota-whole-vms get the same views from the pack's stack runner.
+    from gkecap.policies.rules import quota_capacity
+
+    calls = []
+    original = quota_capacity._nominal_quotas
+    monkeypatch.setattr(quota_capacity, "_nominal_quotas", lambda resources: (calls.append(1), original(resources))[1])
+    stack = [system_pool(), h100_queued(), flavor("h100", H100), queue("a", "h100", 4), queue("b", "h100", 24)]
+    dws = check_quota_capacity_dws(list(stack), {})
+    whole = check_whole_vm_quotas(list(stack), {})
+    assert dws and whole and check_quota_capacity(list(stack), {}) == []
+    assert len(calls) == 1
