@@ -43,6 +43,7 @@ from pulumi.runtime import settings as runtime_settings
 from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.proto import engine_pb2
 
+from gkecap.engine.deferred_packages import defer_heavy_packages
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.origins import RegistrationOrigins
 from gkecap.engine.stack_references import check_reference
@@ -128,6 +129,7 @@ def run_program(
 
     `stack_outputs` ({stack name: outputs}) answers the program's `pulumi.StackReference`s."""
     started = time.perf_counter()
+    defer_heavy_packages()  # a class of pulumi_gcp.compute without the other 280 (gkecap.engine.deferred_packages)
     mocks = mocks or mocks_for_config(config.values)
     monitor = RecordingMonitor(mocks, program.project, stack, on_record=on_record)
     monitor.stack_outputs = dict(stack_outputs or {})
