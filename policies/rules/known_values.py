@@ -30,14 +30,24 @@ def at(value: Any, path: str) -> Any:
     return value
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def has_unknown(value: Any) -> bool:
     """True when the value or anything inside it is unknown during preview."""
+    # Rules ask this of every Kueue object of a stack: exact type checks first, and no call per scalar.
     if is_unknown(value):
         return True
-    if isinstance(value, Mapping):
-        return any(has_unknown(v) for v in value.values())
-    if isinstance(value, list):
-        return any(has_unknown(v) for v in value)
+    kind = type(value)
+    if kind is list:
+        items = value
+    elif kind is dict or (kind not in _LEAVES and isinstance(value, Mapping)):
+        items = value.values()
+    else:
+        return False
+    for item in items:
+        if type(item) not in _LEAVES and has_unknown(item):
+            return True
     return False
 
 
