@@ -15,6 +15,7 @@ syntax errors and for nesting too deep for the parser. Pure: no Pulumi import.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import yaml
@@ -36,11 +37,31 @@ class YamlInputError(ValueError):
         super().__init__(f"{where}{problem}")
 
 
+# libyaml's parser (PyYAML's C extension, where PyYAML was built with it) composes a document ten times faster
+# than PyYAML's Python one (a 1,000-team stack file: 0.03 CPU-s instead of 0.35; benchmarks/RESULTS.md, issue 14).
+# Nodes are the same; the constructor and the checks below stay PyYAML's Python ones.
+_C_LOADER = getattr(yaml, "CSafeLoader", None)
+# libyaml refuses more than 1,000 nested collections (yaml_private.h, MAX_NESTING_LEVEL) with this problem.
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
 class StrictSafeLoader(yaml.SafeLoader):
     """`yaml.SafeLoader` that refuses duplicate keys, excessive or recursive aliasing (see module docstring)."""
 
-    def compose_document(self) -> Any:
-        node = super().compose_document()
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._source = stream
+
+    def get_single_node(self) -> Any:
+        composer = _c_composer(type(self))
+        if composer is None:
+            node = super().get_single_node()
+        else:
+            parser = composer(self._source)
+            try:
+                node = parser.get_single_node()
+            finally:
+                parser.dispose()
         if node is not None:
             check_alias_expansion(node)
         return node
@@ -49,6 +70,15 @@ class StrictSafeLoader(yaml.SafeLoader):
         if isinstance(node, yaml.MappingNode):
             _refuse_duplicate_keys(self, node)
         return super().construct_mapping(node, deep=deep)
+
+
+@functools.cache
+def _c_composer(loader: type[StrictSafeLoader]) -> type | None:
+    """libyaml's loader resolving tags as `loader` does (its implicit resolvers), or None without libyaml."""
+    if _C_LOADER is None:
+        return None
+    resolvers = {"yaml_implicit_resolvers": loader.yaml_implicit_resolvers, "yaml_path_resolvers": loader.yaml_path_resolvers}
+    return type(f"C{loader.__name__}", (_C_LOADER,), resolvers)
 
 
 def _refuse_duplicate_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:
@@ -112,6 +142,8 @@ def load_yaml(text: str, loader: type[StrictSafeLoader] = StrictSafeLoader) -> A
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problem = exc.problem or str(exc)
+        if problem == _LIBYAML_TOO_DEEP:
+            problem = "nested too deeply"  # as PyYAML's Python parser reports it (a RecursionError, below)
         raise YamlInputError(problem, mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise YamlInputError(str(exc)) from None

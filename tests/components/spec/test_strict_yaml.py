@@ -43,3 +43,16 @@ def test_recursive_anchor_is_refused():
 def test_deep_nesting_is_an_error_not_a_crash():
     with pytest.raises(YamlInputError, match="nested too deeply"):
         load_yaml("[" * 50_000 + "]" * 50_000)
+
+
+def test_libyaml_and_pythons_parser_read_a_stack_file_alike(monkeypatch):
+    # load_yaml composes with libyaml where PyYAML has it (faster); the Python parser is the fallback.
+    from pathlib import Path
+
+    from gkecap.components.spec import strict_yaml
+
+    text = (Path(__file__).resolve().parents[3] / "stacks" / "Pulumi.prod.yaml").read_text(encoding="utf-8")
+    assert strict_yaml._c_composer(strict_yaml.StrictSafeLoader) is not None  # the fast path is the one tested
+    fast = load_yaml(text)
+    monkeypatch.setattr(strict_yaml, "_c_composer", lambda loader: None)
+    assert load_yaml(text) == fast
