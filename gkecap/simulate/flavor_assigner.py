@@ -17,6 +17,7 @@ from gkecap.simulate.cluster import (
     ClusterQueue,
     Flavor,
     PodSet,
+    StateReads,
     Workload,
 )
 from gkecap.simulate.preemption import PreemptionContext, get_targets
@@ -111,11 +112,12 @@ def flavor_matches(flavor: Flavor, pod_set: PodSet) -> bool:
 
 
 class FlavorAssigner:
-    def __init__(self, cluster: Cluster, workload: Workload, now: float):
+    def __init__(self, cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None):
         self.cluster = cluster
         self.workload = workload
         self.queue = cluster.queues[workload.cluster_queue]
         self.now = now
+        self.reads = reads
 
     def can_preempt_while_borrowing(self) -> bool:
         preemption = self.queue.preemption
@@ -180,6 +182,8 @@ class FlavorAssigner:
 
     def _fits_quota(self, fr: FlavorResource, value: int) -> tuple[int, int]:
         queue = self.queue
+        if self.reads is not None:
+            self.reads.frs.add(fr)  # the usage of `fr` along the queue's path
         if value > potential_available(queue, fr):
             return _NO_FIT, 0
         borrow, may_reclaim = lowest_subtree_that_fits(queue, fr, value)
@@ -191,7 +195,7 @@ class FlavorAssigner:
 
     def _simulate_preemption(self, fr: FlavorResource, value: int) -> tuple[int, int]:
         """The preemption oracle: would evicting someone make `value` of `fr` fit, and at what borrowing level."""
-        ctx = PreemptionContext(self.cluster, self.workload, {fr: value}, {fr}, self.now)
+        ctx = PreemptionContext(self.cluster, self.workload, {fr: value}, {fr}, self.now, self.reads)
         targets = get_targets(ctx)
         if not targets:
             return _NO_CANDIDATES, lowest_subtree_that_fits(self.queue, fr, value)[0]
@@ -205,5 +209,5 @@ class FlavorAssigner:
         return _RECLAIM, borrow
 
 
-def assign_flavors(cluster: Cluster, workload: Workload, now: float) -> Assignment:
-    return FlavorAssigner(cluster, workload, now).assign()
+def assign_flavors(cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None) -> Assignment:
+    return FlavorAssigner(cluster, workload, now, reads).assign()

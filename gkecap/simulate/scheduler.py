@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, Workload
+from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
 from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
 from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
 from gkecap.simulate.quota_tree import (
@@ -135,6 +135,10 @@ class Scheduler:
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
         self.preemptors: set[str] = set()
+        # Nominations kept with what they read (see _nominate); `cache_nominations=False` recomputes every one,
+        # for the differential test of the cache.
+        self.cache_nominations = True
+        self._nominations: dict[str, tuple] = {}
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
@@ -195,12 +199,33 @@ class Scheduler:
         return result
 
     def _nominate(self, w: Workload, now: float) -> Entry:
-        queue = self.cluster.queues[w.cluster_queue]
-        assignment = assign_flavors(self.cluster, w, now)
-        entry = Entry(w, queue, assignment)
-        if assignment.mode == PREEMPT:
-            entry.targets = get_targets(PreemptionContext(
-                self.cluster, w, assignment.usage, assignment.needs_preemption(), now))
+        """The head's flavor assignment and preemption targets on the current snapshot.
+
+        A nomination is a function of the workload and of the lasting state it read: the usage of some
+        flavor-resources, the shares of some quota nodes, the order of some preemption candidates (StateReads).
+        When none of these changed since the workload was last nominated (Cluster.fr_version and each node's
+        real_version are unchanged), the answer is the same and is reused. This matters because Kueue sends every
+        inadmissible workload of a cohort tree back to its queue whenever quota is freed anywhere in the tree."""
+        cluster = self.cluster
+        queue = cluster.queues[w.cluster_queue]
+        cached = self._nominations.get(w.name) if self.cache_nominations else None
+        if cached is not None and cached[0] is w:
+            _, frs, nodes, versions, assignment, targets = cached
+            fr_version = cluster.fr_version
+            if versions == (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes])):
+                return Entry(w, queue, assignment, list(targets))
+        reads = StateReads()
+        with cluster.tentative():
+            assignment = assign_flavors(cluster, w, now, reads)
+            entry = Entry(w, queue, assignment)
+            if assignment.mode == PREEMPT:
+                entry.targets = get_targets(PreemptionContext(
+                    cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        if self.cache_nominations and reads.cacheable:
+            frs, nodes = tuple(reads.frs), tuple(reads.nodes)
+            fr_version = cluster.fr_version
+            versions = (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes]))
+            self._nominations[w.name] = (w, frs, nodes, versions, assignment, tuple(entry.targets))
         return entry
 
     def _ordered(self, entries: list[Entry]):
@@ -234,13 +259,14 @@ class Scheduler:
         victims = dict(preempted)
         victims.update({t.workload.name: t.workload for t in entry.targets})
         removed = [w for w in victims.values() if w.name in cluster.queues[w.cluster_queue].workloads]
-        for w in removed:
-            cluster.remove_workload(w)
-        try:
-            return all(max(0, available(entry.queue, fr)) >= v for fr, v in usage.items())
-        finally:
+        with cluster.tentative():
             for w in removed:
-                cluster.add_workload(w)
+                cluster.remove_workload(w)
+            try:
+                return all(max(0, available(entry.queue, fr)) >= v for fr, v in usage.items())
+            finally:
+                for w in removed:
+                    cluster.add_workload(w)
 
     def _process(self, entry: Entry, preempted: dict[str, Workload],
                  reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]]) -> None:
