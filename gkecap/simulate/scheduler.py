@@ -18,14 +18,14 @@ import heapq
 from dataclasses import dataclass, field
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
-from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.flavor_assigner import NO_FIT, PREEMPT, Assignment, assign_flavors
 from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
 from gkecap.simulate.quota_tree import (
     Cohort,
     FlavorResource,
+    QuotaNode,
     Share,
     available,
-    compare_shares,
     dominant_resource_share,
     usage_path,
 )
@@ -229,6 +229,10 @@ class Scheduler:
         return entry
 
     def _ordered(self, entries: list[Entry]):
+        if sum(1 for e in entries if not _inert(e)) <= 1:
+            # Processing an inert entry changes nothing, so with at most one other entry the order cannot matter.
+            yield from entries
+            return
         if self.cluster.fair_sharing:
             yield from self._tournament(entries)
             return
@@ -303,66 +307,109 @@ class Scheduler:
     # -- fair sharing: the tournament (fair_sharing_iterator.go) ---------------------------------------------
 
     def _tournament(self, entries: list[Entry]):
+        """Kueue's fair-sharing iterator: before every pop, a tournament up the cohort tree picks at each cohort the
+        child with the lowest share (as if the child's entry were admitted), non-borrowing and preemptors first.
+
+        Kueue recomputes every share and reruns the whole tournament before each pop; the result is the same when
+        only what can have changed is recomputed: popping an entry changes the winners of its ancestors only, and
+        processing it changes usage on its own path only, hence the shares of the entries below its topmost
+        non-root ancestor. Once no entry that can change anything is left (see _inert), the order of the rest
+        cannot matter and they are yielded as they are."""
         by_queue = {e.queue.name: e for e in entries}
         # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
         # entry changes, so they are taken in one pass rather than searched for before every pop).
         for entry in [e for e in by_queue.values() if e.queue.parent is None]:
             del by_queue[entry.queue.name]
             yield entry
-        shares: dict | None = None
-        version = None
-        while by_queue:
+        tournament = _Tournament(self, by_queue)
+        active = sum(1 for e in by_queue.values() if not _inert(e))
+        while by_queue and active:
             root = next(iter(by_queue.values())).queue.root()
-            if shares is None or version != self.cluster.version:
-                # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
-                # them before every pop).
-                shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
-            entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
-            del by_queue[entry.queue.name]
+            entry = tournament.pop(root)  # type: ignore[arg-type]
+            active -= not _inert(entry)
+            version = self.cluster.version
             yield entry
+            if self.cluster.version != version:
+                tournament.usage_changed(entry)
+        yield from list(by_queue.values())
 
-    def _entry_shares(self, root: Cohort, by_queue: dict[str, Entry]) -> dict[tuple[str, str], Share]:
-        """computeDRS: each entry's share at every ancestor cohort, as if its usage were added."""
-        shares = {}
-        for queue in root.subtree_queues():
-            entry = by_queue.get(queue.name)
-            if entry is None:
-                continue
-            added = dict(usage_path(queue, entry.assignment.usage))
-            share = dominant_resource_share(queue, added.get(queue))
-            requested = entry.assignment.usage
-            for ancestor in queue.path_to_root():
-                # With the share, whether the entry borrows at that level (a function of the two, compared often).
-                shares[(ancestor.name, entry.workload.name)] = (share, share.borrowing_on(requested))
-                share = dominant_resource_share(ancestor, added.get(ancestor))
-        return shares
 
-    def _run(self, cohort: Cohort, by_queue: dict[str, Entry], shares) -> Entry | None:
-        candidates = [c for c in (self._run(child, by_queue, shares) for child in cohort.child_cohorts) if c]
+class _Tournament:
+    """The tournament's winners per cohort, and each entry's comparison key at each of its ancestors."""
+
+    def __init__(self, scheduler: Scheduler, by_queue: dict[str, Entry]):
+        self.scheduler = scheduler
+        self.by_queue = by_queue
+        self.keys: dict[tuple[int, str], tuple] = {}
+        self.best: dict[int, Entry | None] = {}  # cohort id -> winner, while valid
+        for entry in by_queue.values():
+            self._entry_keys(entry)
+
+    def _entry_keys(self, entry: Entry) -> None:
+        """computeDRS for one entry: its share at every ancestor cohort, as if its usage were added, folded with
+        the rest of entryComparer.less into a key (lower wins; equal keys keep the earlier candidate)."""
+        queue, w = entry.queue, entry.workload
+        requested = entry.assignment.usage
+        added = dict(usage_path(queue, requested))
+        not_preemptor = w.name not in self.scheduler.preemptors
+        share = dominant_resource_share(queue, added.get(queue))
+        for ancestor in queue.path_to_root():
+            # FairSharingPrioritizeNonBorrowing (on by default in v0.19): not borrowing at that level first.
+            self.keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
+                                                 -w.priority, w.timestamp)
+            share = dominant_resource_share(ancestor, added.get(ancestor))
+
+    def _winner(self, cohort: Cohort) -> Entry | None:
+        cid = id(cohort)
+        if cid in self.best:
+            return self.best[cid]
+        candidates = [c for c in (self._winner(child) for child in cohort.child_cohorts) if c is not None]
+        by_queue = self.by_queue
         candidates += [by_queue[q.name] for q in cohort.child_queues if q.name in by_queue]
-        if not candidates:
-            return None
-        best = candidates[0]
-        for current in candidates[1:]:
-            if self._less(current, best, cohort.name, shares):
-                best = current
+        keys = self.keys
+        best = min(candidates, key=lambda e: keys[(cid, e.workload.name)]) if candidates else None
+        self.best[cid] = best
         return best
 
-    def _less(self, a: Entry, b: Entry, cohort: str, shares) -> bool:
-        a_preemptor, b_preemptor = a.workload.name in self.preemptors, b.workload.name in self.preemptors
-        if a_preemptor != b_preemptor:
-            return a_preemptor
-        a_share, a_borrowing = shares[(cohort, a.workload.name)]
-        b_share, b_borrowing = shares[(cohort, b.workload.name)]
-        # FairSharingPrioritizeNonBorrowing (on by default in v0.19): a_borrowing / b_borrowing, precomputed
-        if a_borrowing != b_borrowing:
-            return not a_borrowing
-        compared = compare_shares(a_share, b_share)
-        if compared != 0:
-            return compared == -1
-        if a.workload.priority != b.workload.priority:
-            return a.workload.priority > b.workload.priority
-        return a.workload.timestamp < b.workload.timestamp
+    def _invalidate(self, queue: QuotaNode) -> None:
+        for ancestor in queue.path_to_root():
+            self.best.pop(id(ancestor), None)
+
+    def pop(self, root: Cohort) -> Entry:
+        entry = self._winner(root)
+        assert entry is not None
+        del self.by_queue[entry.queue.name]
+        self._invalidate(entry.queue)
+        return entry
+
+    def usage_changed(self, processed: Entry) -> None:
+        """Processing `processed` changed usage on its queue's path: recompute the keys of the entries below its
+        topmost non-root ancestor (the only ones whose shares read a changed node) and their winners."""
+        top: QuotaNode = processed.queue
+        while top.parent is not None and top.parent.parent is not None:
+            top = top.parent
+        queues = top.subtree_queues() if isinstance(top, Cohort) else (top,)
+        for queue in queues:
+            entry = self.by_queue.get(queue.name)
+            if entry is not None:
+                self._entry_keys(entry)
+                self._invalidate(queue)
+
+
+def share_order(share: Share) -> tuple:
+    """A sort key that orders shares as compare_shares does: a zero-weight queue that borrows after every other,
+    among them by ratio; the rest by weighted share."""
+    if share.zero_weight_borrows():
+        return (1, share.ratio)
+    return (0, share.weighted())
+
+
+def _inert(entry: Entry) -> bool:
+    """Whether processing the entry leaves everything as it was: it cannot fit, or needs preemption without a
+    target and its queue keeps no quota for it (reclaimWithinCohort Any, see _process)."""
+    mode = entry.assignment.mode
+    return mode == NO_FIT or (mode == PREEMPT and not entry.targets
+                              and entry.queue.preemption.reclaim_within_cohort == ANY)
 
 
 def evict(cluster: Cluster, workload: Workload) -> None:
