@@ -158,6 +158,11 @@ class StateReads:
     nodes: set[QuotaNode] = field(default_factory=set)
     cacheable: bool = True
 
+    def merge(self, other: "StateReads") -> None:
+        self.frs |= other.frs
+        self.nodes |= other.nodes
+        self.cacheable = self.cacheable and other.cacheable
+
     def add_path(self, node: QuotaNode) -> None:
         """The node and its ancestors below the root (a root's share is constant: it has nothing to borrow from)."""
         current: QuotaNode | None = node

@@ -157,12 +157,14 @@ class FlavorAssigner:
         best: dict[str, FlavorChoice] | None = None
         best_mode = _WORST
         preference = self.queue.fungibility.preference
-        for name in flavors:
-            flavor = self.cluster.flavors.get(name) or Flavor(name)  # not built eagerly on every lookup
-            if not flavor_matches(flavor, pod_set):
-                continue
+        reads = self.reads
+        for name in self._matching(pod_set, flavors):
             choices: dict[str, FlavorChoice] = {}
             mode = _BEST
+            # What this flavor's answer read. A flavor that cannot fit depends only on the resource that did not
+            # fit; when that one does not fit the quota the queue could ever use, on nothing that changes.
+            self.reads = StateReads() if reads is not None else None
+            fr = None
             for resource, value in requests.items():
                 fr = (name, resource)
                 preemption_mode, borrow = self._fits_quota(fr, assumed.get(fr, 0) + value)
@@ -172,6 +174,12 @@ class FlavorAssigner:
                 if mode[0] == _NO_FIT:
                     break
                 choices[resource] = FlavorChoice(name, _TO_MODE[preemption_mode], borrow)
+            flavor_reads, self.reads = self.reads, reads
+            if reads is not None and flavor_reads is not None:
+                if mode[0] == _NO_FIT:
+                    reads.frs.update({fr} & flavor_reads.frs)
+                else:
+                    reads.merge(flavor_reads)
             if not _try_next_flavor(mode, self.queue):
                 return choices
             if _preferred(mode, best_mode, preference):
@@ -180,12 +188,21 @@ class FlavorAssigner:
             return None
         return best
 
+    def _matching(self, pod_set: PodSet, flavors: tuple[str, ...]) -> list[str]:
+        """The flavors whose labels the pod set's node selector allows, in order (fixed: memoised on the pod set)."""
+        cache = pod_set.__dict__.setdefault("_matching", {})
+        result = cache.get(flavors)
+        if result is None:
+            result = cache[flavors] = [name for name in flavors
+                                       if flavor_matches(self.cluster.flavors.get(name) or Flavor(name), pod_set)]
+        return result
+
     def _fits_quota(self, fr: FlavorResource, value: int) -> tuple[int, int]:
         queue = self.queue
+        if value > potential_available(queue, fr):
+            return _NO_FIT, 0  # a function of quotas and the tree only
         if self.reads is not None:
             self.reads.frs.add(fr)  # the usage of `fr` along the queue's path
-        if value > potential_available(queue, fr):
-            return _NO_FIT, 0
         borrow, may_reclaim = lowest_subtree_that_fits(queue, fr, value)
         if value <= max(0, available(queue, fr)):
             return _FIT, borrow
