@@ -52,10 +52,17 @@ class Assignment:
 
     @property
     def mode(self) -> str:
+        """The worst mode of any pod set's resources (memoised: an assignment is complete once assign returns)."""
+        cached = self.__dict__.get("_mode")
+        if cached is not None and cached[0] == (self.no_fit, len(self.pod_sets)):
+            return cached[1]
         if self.no_fit:
-            return NO_FIT
-        modes = [c.mode for ps in self.pod_sets for c in ps.values()]
-        return min(modes, key=_MODE_RANK.__getitem__) if modes else FIT
+            mode = NO_FIT
+        else:
+            modes = [c.mode for ps in self.pod_sets for c in ps.values()]
+            mode = min(modes, key=_MODE_RANK.__getitem__) if modes else FIT
+        self.__dict__["_mode"] = ((self.no_fit, len(self.pod_sets)), mode)
+        return mode
 
     @property
     def borrows(self) -> int:

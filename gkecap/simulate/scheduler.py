@@ -14,7 +14,7 @@ fits after an earlier head is retried.
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from dataclasses import dataclass, field
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
@@ -72,37 +72,64 @@ def queue_order_key(w: Workload) -> tuple:
 
 
 class _Queue:
-    """A ClusterQueue's pending workloads: a heap in queue order, and (BestEffortFIFO) those set aside as
-    inadmissible until quota is freed (Kueue's inadmissibleWorkloads)."""
+    """A ClusterQueue's pending workloads in queue order, and (BestEffortFIFO) those set aside as inadmissible until
+    quota is freed (Kueue's inadmissibleWorkloads).
+
+    The members stay in one sorted list; the head is the first one not set aside. Workloads set aside are only
+    ever added until the next requeue, which clears them all, so a cursor remembers how far the list is known to
+    hold only workloads set aside (a queue walks through its shapes one cycle at a time after every requeue)."""
 
     def __init__(self, strategy: str):
         self.strategy = strategy
-        self.heap: list[tuple[tuple, Workload]] = []
+        self.order: list[tuple[tuple, Workload]] = []  # (queue_order_key, workload), sorted
+        self.cursor = 0  # every member before it is set aside
         self.members: dict[str, Workload] = {}
         self.inadmissible: dict[str, Workload] = {}
+        self.by_shape: dict[tuple, dict[str, Workload]] = {}  # members by scheduling shape, for set_aside
         # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
         # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
         self.sticky: Workload | None = None
 
     def push(self, w: Workload) -> None:
+        previous = self.members.get(w.name)
+        if previous is not None:
+            self._drop(previous)
         self.members[w.name] = w
+        self.by_shape.setdefault(scheduling_shape(w), {})[w.name] = w
         self.inadmissible.pop(w.name, None)
-        heapq.heappush(self.heap, (queue_order_key(w), w))
+        item = (queue_order_key(w), w)
+        index = bisect.bisect_left(self.order, item)
+        self.order.insert(index, item)
+        self.cursor = min(self.cursor, index)
 
     def remove(self, w: Workload) -> None:
-        self.members.pop(w.name, None)
+        if self.members.get(w.name) is w:
+            self._drop(w)
         self.inadmissible.pop(w.name, None)
         if self.sticky is w:
             self.sticky = None
 
+    def _drop(self, w: Workload) -> None:
+        del self.members[w.name]
+        shape = scheduling_shape(w)
+        group = self.by_shape[shape]
+        del group[w.name]
+        if not group:
+            del self.by_shape[shape]
+        index = bisect.bisect_left(self.order, (queue_order_key(w), w))
+        del self.order[index]
+        if index < self.cursor:
+            self.cursor -= 1
+
     def head(self) -> Workload | None:
         if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
             return self.sticky
-        while self.heap:
-            w = self.heap[0][1]
-            if self.members.get(w.name) is w and w.name not in self.inadmissible:
+        order, inadmissible = self.order, self.inadmissible
+        while self.cursor < len(order):
+            w = order[self.cursor][1]
+            if w.name not in inadmissible:
                 return w
-            heapq.heappop(self.heap)
+            self.cursor += 1
         return None
 
     def set_aside(self, w: Workload) -> None:
@@ -110,17 +137,18 @@ class _Queue:
         SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
         if self.strategy != BEST_EFFORT_FIFO:
             return
-        shape = scheduling_shape(w)
-        for other in self.members.values():
-            if other is w or (other.name not in self.inadmissible and other is not self.sticky
-                              and scheduling_shape(other) == shape):
+        self.inadmissible[w.name] = w
+        for other in self.by_shape.get(scheduling_shape(w), {}).values():
+            if other.name not in self.inadmissible and other is not self.sticky:
                 self.inadmissible[other.name] = other
 
-    def requeue_inadmissible(self) -> None:
-        waiting, self.inadmissible = self.inadmissible, {}
-        for w in waiting.values():
-            if self.members.get(w.name) is w:
-                heapq.heappush(self.heap, (queue_order_key(w), w))
+    def requeue_inadmissible(self) -> bool:
+        """Put the workloads set aside back in the queue; whether there were any."""
+        if not self.inadmissible:
+            return False
+        self.inadmissible = {}
+        self.cursor = 0
+        return True
 
     def __len__(self) -> int:
         return len(self.members)
@@ -132,6 +160,10 @@ class Scheduler:
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
+        # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
+        # order, which is the order of a cycle's entries.
+        self._maybe_head: set[str] = set()
+        self._rank = {name: i for i, name in enumerate(self.queues)}
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
         self.preemptors: set[str] = set()
@@ -142,6 +174,7 @@ class Scheduler:
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
+        self._maybe_head.add(workload.cluster_queue)
 
     def withdraw(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].remove(workload)
@@ -160,10 +193,19 @@ class Scheduler:
             root = queue.root()
             names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
         for name in names:
-            self.queues[name].requeue_inadmissible()
+            if self.queues[name].requeue_inadmissible():
+                self._maybe_head.add(name)
 
     def heads(self) -> list[Workload]:
-        return [w for w in (q.head() for q in self.queues.values()) if w is not None]
+        """The head of every queue that has one, in the queues' order."""
+        result = []
+        for name in sorted(self._maybe_head, key=self._rank.__getitem__):
+            w = self.queues[name].head()
+            if w is None:
+                self._maybe_head.discard(name)
+            else:
+                result.append(w)
+        return result
 
     # -- one cycle ------------------------------------------------------------------------------------------
 
