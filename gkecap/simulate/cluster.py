@@ -7,8 +7,9 @@ This is the API below the environment-derived one (`gkecap.simulate.from_objects
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from gkecap.simulate.quota_tree import (
     Cohort,
@@ -147,6 +148,29 @@ def flavor_quotas(flavors: Mapping[str, Mapping[str, ResourceQuota | int | tuple
     return result
 
 
+@dataclass
+class StateReads:
+    """What one nomination read of the cluster's lasting state: the flavor-resources whose usage (anywhere in the
+    tree) and the quota nodes whose whole usage (their fair-sharing share) it depended on. `cacheable` is False
+    when the answer also depended on the clock (a candidate with no admission time is ordered by `now`)."""
+
+    frs: set[FlavorResource] = field(default_factory=set)
+    nodes: set[QuotaNode] = field(default_factory=set)
+    cacheable: bool = True
+
+    def merge(self, other: "StateReads") -> None:
+        self.frs |= other.frs
+        self.nodes |= other.nodes
+        self.cacheable = self.cacheable and other.cacheable
+
+    def add_path(self, node: QuotaNode) -> None:
+        """The node and its ancestors below the root (a root's share is constant: it has nothing to borrow from)."""
+        current: QuotaNode | None = node
+        while current is not None and current.parent is not None:
+            self.nodes.add(current)
+            current = current.parent
+
+
 class Cluster:
     """Flavors, the quota forest and the admitted workloads: what Kueue's scheduler snapshot holds."""
 
@@ -155,6 +179,15 @@ class Cluster:
                  fair_sharing: bool = False, fair_strategies: tuple[str, ...] = DEFAULT_FAIR_STRATEGIES):
         self.fair_strategies = fair_strategies
         self.version = 0  # bumped on every usage change
+        # Versions of the lasting state, for the scheduler's nomination cache: per flavor-resource, bumped when a
+        # workload using it is admitted or evicted; per quota node (`QuotaNode.real_version`), when its usage
+        # changes that way. Changes made inside `tentative()` (a preemption search, a fit check) are undone
+        # before it ends and bump neither; nor do usage reservations, which last one scheduling cycle.
+        self.fr_version: dict[FlavorResource, int] = {}
+        self._tentative = 0
+        # flavor-resource -> {queue name: how many of its admitted workloads use it}: the queues a preemption
+        # search must look at, without walking every queue of the tree.
+        self.users: dict[FlavorResource, dict[str, int]] = {}
         self.flavors = {f.name: f for f in flavors}
         self.queues = {q.name: q for q in queues}
         self.cohorts = {c.name: c for c in cohorts}
@@ -179,12 +212,25 @@ class Cluster:
             self.cohorts[name] = Cohort(name)
         return self.cohorts[name]
 
+    @contextmanager
+    def tentative(self) -> Iterator[None]:
+        """A scope whose workload additions and removals are all undone before it ends (what-if questions)."""
+        self._tentative += 1
+        try:
+            yield
+        finally:
+            self._tentative -= 1
+
     def add_workload(self, workload: Workload) -> None:
         self.version += 1
         queue = self.queues[workload.cluster_queue]
         queue.workloads[workload.name] = workload
         for fr, value in workload.usage().items():
             add_usage(queue, fr, value)
+            users = self.users.setdefault(fr, {})
+            users[queue.name] = users.get(queue.name, 0) + 1
+        if not self._tentative:
+            self._lasting_change(queue, workload)
 
     def remove_workload(self, workload: Workload) -> None:
         self.version += 1
@@ -192,6 +238,22 @@ class Cluster:
         del queue.workloads[workload.name]
         for fr, value in workload.usage().items():
             remove_usage(queue, fr, value)
+            users = self.users[fr]
+            if users[queue.name] == 1:
+                del users[queue.name]
+            else:
+                users[queue.name] -= 1
+        if not self._tentative:
+            self._lasting_change(queue, workload)
+
+    def _lasting_change(self, queue: ClusterQueue, workload: Workload) -> None:
+        versions = self.fr_version
+        for fr in workload.usage():
+            versions[fr] = versions.get(fr, 0) + 1
+        node: QuotaNode | None = queue
+        while node is not None:  # usage flows up at most to the root: every ancestor may have changed
+            node.real_version += 1
+            node = node.parent
 
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
         self.version += 1

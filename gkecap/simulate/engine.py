@@ -18,7 +18,7 @@ scheduling cycles until nothing changes (Kueue runs its cycles back to back whil
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 from gkecap.simulate.cluster import Cluster, Workload

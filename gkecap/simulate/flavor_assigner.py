@@ -17,6 +17,7 @@ from gkecap.simulate.cluster import (
     ClusterQueue,
     Flavor,
     PodSet,
+    StateReads,
     Workload,
 )
 from gkecap.simulate.preemption import PreemptionContext, get_targets
@@ -51,10 +52,17 @@ class Assignment:
 
     @property
     def mode(self) -> str:
+        """The worst mode of any pod set's resources (memoised: an assignment is complete once assign returns)."""
+        cached = self.__dict__.get("_mode")
+        if cached is not None and cached[0] == (self.no_fit, len(self.pod_sets)):
+            return cached[1]
         if self.no_fit:
-            return NO_FIT
-        modes = [c.mode for ps in self.pod_sets for c in ps.values()]
-        return min(modes, key=_MODE_RANK.__getitem__) if modes else FIT
+            mode = NO_FIT
+        else:
+            modes = [c.mode for ps in self.pod_sets for c in ps.values()]
+            mode = min(modes, key=_MODE_RANK.__getitem__) if modes else FIT
+        self.__dict__["_mode"] = ((self.no_fit, len(self.pod_sets)), mode)
+        return mode
 
     @property
     def borrows(self) -> int:
@@ -111,11 +119,12 @@ def flavor_matches(flavor: Flavor, pod_set: PodSet) -> bool:
 
 
 class FlavorAssigner:
-    def __init__(self, cluster: Cluster, workload: Workload, now: float):
+    def __init__(self, cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None):
         self.cluster = cluster
         self.workload = workload
         self.queue = cluster.queues[workload.cluster_queue]
         self.now = now
+        self.reads = reads
 
     def can_preempt_while_borrowing(self) -> bool:
         preemption = self.queue.preemption
@@ -155,12 +164,14 @@ class FlavorAssigner:
         best: dict[str, FlavorChoice] | None = None
         best_mode = _WORST
         preference = self.queue.fungibility.preference
-        for name in flavors:
-            flavor = self.cluster.flavors.get(name) or Flavor(name)  # not built eagerly on every lookup
-            if not flavor_matches(flavor, pod_set):
-                continue
+        reads = self.reads
+        for name in self._matching(pod_set, flavors):
             choices: dict[str, FlavorChoice] = {}
             mode = _BEST
+            # What this flavor's answer read. A flavor that cannot fit depends only on the resource that did not
+            # fit; when that one does not fit the quota the queue could ever use, on nothing that changes.
+            self.reads = StateReads() if reads is not None else None
+            fr = None
             for resource, value in requests.items():
                 fr = (name, resource)
                 preemption_mode, borrow = self._fits_quota(fr, assumed.get(fr, 0) + value)
@@ -170,6 +181,12 @@ class FlavorAssigner:
                 if mode[0] == _NO_FIT:
                     break
                 choices[resource] = FlavorChoice(name, _TO_MODE[preemption_mode], borrow)
+            flavor_reads, self.reads = self.reads, reads
+            if reads is not None and flavor_reads is not None:
+                if mode[0] == _NO_FIT:
+                    reads.frs.update({fr} & flavor_reads.frs)
+                else:
+                    reads.merge(flavor_reads)
             if not _try_next_flavor(mode, self.queue):
                 return choices
             if _preferred(mode, best_mode, preference):
@@ -178,10 +195,21 @@ class FlavorAssigner:
             return None
         return best
 
+    def _matching(self, pod_set: PodSet, flavors: tuple[str, ...]) -> list[str]:
+        """The flavors whose labels the pod set's node selector allows, in order (fixed: memoised on the pod set)."""
+        cache = pod_set.__dict__.setdefault("_matching", {})
+        result = cache.get(flavors)
+        if result is None:
+            result = cache[flavors] = [name for name in flavors
+                                       if flavor_matches(self.cluster.flavors.get(name) or Flavor(name), pod_set)]
+        return result
+
     def _fits_quota(self, fr: FlavorResource, value: int) -> tuple[int, int]:
         queue = self.queue
         if value > potential_available(queue, fr):
-            return _NO_FIT, 0
+            return _NO_FIT, 0  # a function of quotas and the tree only
+        if self.reads is not None:
+            self.reads.frs.add(fr)  # the usage of `fr` along the queue's path
         borrow, may_reclaim = lowest_subtree_that_fits(queue, fr, value)
         if value <= max(0, available(queue, fr)):
             return _FIT, borrow
@@ -191,7 +219,7 @@ class FlavorAssigner:
 
     def _simulate_preemption(self, fr: FlavorResource, value: int) -> tuple[int, int]:
         """The preemption oracle: would evicting someone make `value` of `fr` fit, and at what borrowing level."""
-        ctx = PreemptionContext(self.cluster, self.workload, {fr: value}, {fr}, self.now)
+        ctx = PreemptionContext(self.cluster, self.workload, {fr: value}, {fr}, self.now, self.reads)
         targets = get_targets(ctx)
         if not targets:
             return _NO_CANDIDATES, lowest_subtree_that_fits(self.queue, fr, value)[0]
@@ -205,5 +233,5 @@ class FlavorAssigner:
         return _RECLAIM, borrow
 
 
-def assign_flavors(cluster: Cluster, workload: Workload, now: float) -> Assignment:
-    return FlavorAssigner(cluster, workload, now).assign()
+def assign_flavors(cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None) -> Assignment:
+    return FlavorAssigner(cluster, workload, now, reads).assign()

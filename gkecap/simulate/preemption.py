@@ -21,6 +21,7 @@ from gkecap.simulate.cluster import (
     NEVER,
     Cluster,
     ClusterQueue,
+    StateReads,
     Workload,
 )
 from gkecap.simulate.quota_tree import (
@@ -86,13 +87,32 @@ class PreemptionContext:
     that use the flavor-resources in `needs_preemption`?"""
 
     def __init__(self, cluster: Cluster, preemptor: Workload, usage: Mapping[FlavorResource, int],
-                 needs_preemption: set[FlavorResource], now: float):
+                 needs_preemption: set[FlavorResource], now: float, reads: StateReads | None = None):
         self.cluster = cluster
         self.preemptor = preemptor
         self.queue = cluster.queues[preemptor.cluster_queue]
         self.usage = dict(usage)
         self.needs_preemption = needs_preemption
         self.now = now
+        # Every answer reads the usage of these flavor-resources (fits, borrowing, candidates that use them).
+        self.reads = reads
+        if reads is not None:
+            reads.frs.update(self.usage)
+            reads.frs.update(needs_preemption)
+
+    def read_candidates(self, candidates: Iterable[Workload], shares: bool) -> None:
+        """Note that the answer depends on these candidates' order (their admission time, or `now` without one)
+        and, with `shares`, on the fair-sharing shares of their queues and of the preemptor's, up the tree."""
+        reads = self.reads
+        if reads is None:
+            return
+        for w in candidates:
+            if w.reserved_at is None:
+                reads.cacheable = False
+            if shares:
+                reads.add_path(self.cluster.queues[w.cluster_queue])
+        if shares:
+            reads.add_path(self.queue)
 
     def fits(self, allow_borrowing: bool) -> bool:
         for fr, value in self.usage.items():
@@ -190,6 +210,7 @@ class _CandidateIterator:
         self.ctx = ctx
         same = _from_queue(ctx, ctx.queue, None, False) if ctx.queue.preemption.within_cluster_queue != NEVER else []
         hierarchy, priority = _hierarchical_candidates(ctx)
+        ctx.read_candidates((c.workload for group in (same, hierarchy, priority) for c in group), shares=False)
         key = candidate_order_key(ctx.queue.name, ctx.now)
         for group in (same, hierarchy, priority):
             group.sort(key=lambda c: key(c.workload))
@@ -280,8 +301,14 @@ def _find_candidates(ctx: PreemptionContext) -> list[Workload]:
     if queue.preemption.within_cluster_queue != NEVER:
         candidates += matching(queue, queue.preemption.within_cluster_queue)
     if queue.parent is not None and queue.preemption.reclaim_within_cohort != NEVER:
-        for other in queue.parent.root().subtree_queues():  # type: ignore[attr-defined]
-            if other is queue or not any(other.borrowing(fr) for fr in ctx.needs_preemption):
+        # Only queues with a workload on a needed flavor-resource can hold candidates: those of the tree, taken
+        # from the cluster's index (the order does not matter, candidates are sorted by a total order after).
+        root = queue.parent.root()
+        users = ctx.cluster.users
+        names = {name for fr in ctx.needs_preemption for name in users.get(fr, ())}
+        for name in names:
+            other = ctx.cluster.queues[name]
+            if other is queue or other.root() is not root or not any(other.borrowing(fr) for fr in ctx.needs_preemption):
                 continue
             candidates += matching(other, queue.preemption.reclaim_within_cohort)  # type: ignore[arg-type]
     return candidates
@@ -300,6 +327,21 @@ class _QueueOrdering:
             self.targets.setdefault(w.cluster_queue, []).append(w)
         self.pruned_queues: set[str] = set()
         self.pruned_cohorts: set[int] = set()
+        # The children of each cohort that hold candidates, in the cohort's order. Kueue's walk also descends
+        # into subtrees without candidates, finds no target there and prunes them: the targets it yields, and
+        # their order, are the same when those subtrees are left out, and their shares are not computed.
+        self.queues_with: dict[int, list[QuotaNode]] = {}
+        self.cohorts_with: dict[int, list[Cohort]] = {}
+        holding = {id(ctx.cluster.queues[name]) for name in self.targets}
+        bearing: set[int] = set()
+        for name in self.targets:
+            node: QuotaNode = ctx.cluster.queues[name]
+            while node.parent is not None and id(node) not in bearing:
+                bearing.add(id(node))
+                node = node.parent
+        for cohort in {id(p): p for name in self.targets for p in ctx.cluster.queues[name].path_to_root()}.values():
+            self.queues_with[id(cohort)] = [q for q in cohort.child_queues if id(q) in holding]
+            self.cohorts_with[id(cohort)] = [c for c in cohort.child_cohorts if id(c) in bearing]
 
     def has_workload(self, queue: QuotaNode) -> bool:
         return bool(self.targets.get(queue.name))
@@ -325,11 +367,14 @@ class _QueueOrdering:
     def _next(self, cohort: Cohort) -> QuotaNode | None:
         best_queue, best_queue_share = None, NEGATIVE_SHARE
         key = candidate_order_key(self.preemptor_queue.name, self.ctx.now)
-        for queue in cohort.child_queues:
+        for queue in self.queues_with.get(id(cohort), ()):
             if queue.name in self.pruned_queues:
                 continue
+            if not self.has_workload(queue):
+                self.pruned_queues.add(queue.name)
+                continue
             share = dominant_resource_share(queue)
-            if (not share.borrowing and queue is not self.preemptor_queue) or not self.has_workload(queue):
+            if not share.borrowing and queue is not self.preemptor_queue:
                 self.pruned_queues.add(queue.name)
             elif best_queue is not None and compare_shares(share, best_queue_share) == 0:
                 if key(self.targets[queue.name][0]) < key(self.targets[best_queue.name][0]):
@@ -337,7 +382,7 @@ class _QueueOrdering:
             elif compare_shares(share, best_queue_share) == 1:
                 best_queue, best_queue_share = queue, share
         best_cohort, best_cohort_share = None, NEGATIVE_SHARE
-        for child in cohort.child_cohorts:
+        for child in self.cohorts_with.get(id(cohort), ()):
             if id(child) in self.pruned_cohorts:
                 continue
             share = dominant_resource_share(child)
@@ -454,6 +499,7 @@ def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     candidates = _find_candidates(ctx)
     if not candidates:
         return []
+    ctx.read_candidates(candidates, shares=True)
     candidates.sort(key=candidate_order_key(ctx.queue.name, ctx.now))
     cluster = ctx.cluster
     cluster.add_usage(ctx.queue, ctx.usage)

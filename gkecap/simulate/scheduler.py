@@ -14,18 +14,18 @@ fits after an earlier head is retried.
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from dataclasses import dataclass, field
 
-from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, Workload
-from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
+from gkecap.simulate.flavor_assigner import NO_FIT, PREEMPT, Assignment, assign_flavors
 from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
 from gkecap.simulate.quota_tree import (
     Cohort,
     FlavorResource,
+    QuotaNode,
     Share,
     available,
-    compare_shares,
     dominant_resource_share,
     usage_path,
 )
@@ -72,37 +72,64 @@ def queue_order_key(w: Workload) -> tuple:
 
 
 class _Queue:
-    """A ClusterQueue's pending workloads: a heap in queue order, and (BestEffortFIFO) those set aside as
-    inadmissible until quota is freed (Kueue's inadmissibleWorkloads)."""
+    """A ClusterQueue's pending workloads in queue order, and (BestEffortFIFO) those set aside as inadmissible until
+    quota is freed (Kueue's inadmissibleWorkloads).
+
+    The members stay in one sorted list; the head is the first one not set aside. Workloads set aside are only
+    ever added until the next requeue, which clears them all, so a cursor remembers how far the list is known to
+    hold only workloads set aside (a queue walks through its shapes one cycle at a time after every requeue)."""
 
     def __init__(self, strategy: str):
         self.strategy = strategy
-        self.heap: list[tuple[tuple, Workload]] = []
+        self.order: list[tuple[tuple, Workload]] = []  # (queue_order_key, workload), sorted
+        self.cursor = 0  # every member before it is set aside
         self.members: dict[str, Workload] = {}
         self.inadmissible: dict[str, Workload] = {}
+        self.by_shape: dict[tuple, dict[str, Workload]] = {}  # members by scheduling shape, for set_aside
         # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
         # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
         self.sticky: Workload | None = None
 
     def push(self, w: Workload) -> None:
+        previous = self.members.get(w.name)
+        if previous is not None:
+            self._drop(previous)
         self.members[w.name] = w
+        self.by_shape.setdefault(scheduling_shape(w), {})[w.name] = w
         self.inadmissible.pop(w.name, None)
-        heapq.heappush(self.heap, (queue_order_key(w), w))
+        item = (queue_order_key(w), w)
+        index = bisect.bisect_left(self.order, item)
+        self.order.insert(index, item)
+        self.cursor = min(self.cursor, index)
 
     def remove(self, w: Workload) -> None:
-        self.members.pop(w.name, None)
+        if self.members.get(w.name) is w:
+            self._drop(w)
         self.inadmissible.pop(w.name, None)
         if self.sticky is w:
             self.sticky = None
 
+    def _drop(self, w: Workload) -> None:
+        del self.members[w.name]
+        shape = scheduling_shape(w)
+        group = self.by_shape[shape]
+        del group[w.name]
+        if not group:
+            del self.by_shape[shape]
+        index = bisect.bisect_left(self.order, (queue_order_key(w), w))
+        del self.order[index]
+        if index < self.cursor:
+            self.cursor -= 1
+
     def head(self) -> Workload | None:
         if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
             return self.sticky
-        while self.heap:
-            w = self.heap[0][1]
-            if self.members.get(w.name) is w and w.name not in self.inadmissible:
+        order, inadmissible = self.order, self.inadmissible
+        while self.cursor < len(order):
+            w = order[self.cursor][1]
+            if w.name not in inadmissible:
                 return w
-            heapq.heappop(self.heap)
+            self.cursor += 1
         return None
 
     def set_aside(self, w: Workload) -> None:
@@ -110,17 +137,18 @@ class _Queue:
         SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
         if self.strategy != BEST_EFFORT_FIFO:
             return
-        shape = scheduling_shape(w)
-        for other in self.members.values():
-            if other is w or (other.name not in self.inadmissible and other is not self.sticky
-                              and scheduling_shape(other) == shape):
+        self.inadmissible[w.name] = w
+        for other in self.by_shape.get(scheduling_shape(w), {}).values():
+            if other.name not in self.inadmissible and other is not self.sticky:
                 self.inadmissible[other.name] = other
 
-    def requeue_inadmissible(self) -> None:
-        waiting, self.inadmissible = self.inadmissible, {}
-        for w in waiting.values():
-            if self.members.get(w.name) is w:
-                heapq.heappush(self.heap, (queue_order_key(w), w))
+    def requeue_inadmissible(self) -> bool:
+        """Put the workloads set aside back in the queue; whether there were any."""
+        if not self.inadmissible:
+            return False
+        self.inadmissible = {}
+        self.cursor = 0
+        return True
 
     def __len__(self) -> int:
         return len(self.members)
@@ -132,12 +160,21 @@ class Scheduler:
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
+        # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
+        # order, which is the order of a cycle's entries.
+        self._maybe_head: set[str] = set()
+        self._rank = {name: i for i, name in enumerate(self.queues)}
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
         self.preemptors: set[str] = set()
+        # Nominations kept with what they read (see _nominate); `cache_nominations=False` recomputes every one,
+        # for the differential test of the cache.
+        self.cache_nominations = True
+        self._nominations: dict[str, tuple] = {}
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
+        self._maybe_head.add(workload.cluster_queue)
 
     def withdraw(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].remove(workload)
@@ -156,10 +193,19 @@ class Scheduler:
             root = queue.root()
             names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
         for name in names:
-            self.queues[name].requeue_inadmissible()
+            if self.queues[name].requeue_inadmissible():
+                self._maybe_head.add(name)
 
     def heads(self) -> list[Workload]:
-        return [w for w in (q.head() for q in self.queues.values()) if w is not None]
+        """The head of every queue that has one, in the queues' order."""
+        result = []
+        for name in sorted(self._maybe_head, key=self._rank.__getitem__):
+            w = self.queues[name].head()
+            if w is None:
+                self._maybe_head.discard(name)
+            else:
+                result.append(w)
+        return result
 
     # -- one cycle ------------------------------------------------------------------------------------------
 
@@ -195,15 +241,40 @@ class Scheduler:
         return result
 
     def _nominate(self, w: Workload, now: float) -> Entry:
-        queue = self.cluster.queues[w.cluster_queue]
-        assignment = assign_flavors(self.cluster, w, now)
-        entry = Entry(w, queue, assignment)
-        if assignment.mode == PREEMPT:
-            entry.targets = get_targets(PreemptionContext(
-                self.cluster, w, assignment.usage, assignment.needs_preemption(), now))
+        """The head's flavor assignment and preemption targets on the current snapshot.
+
+        A nomination is a function of the workload and of the lasting state it read: the usage of some
+        flavor-resources, the shares of some quota nodes, the order of some preemption candidates (StateReads).
+        When none of these changed since the workload was last nominated (Cluster.fr_version and each node's
+        real_version are unchanged), the answer is the same and is reused. This matters because Kueue sends every
+        inadmissible workload of a cohort tree back to its queue whenever quota is freed anywhere in the tree."""
+        cluster = self.cluster
+        queue = cluster.queues[w.cluster_queue]
+        cached = self._nominations.get(w.name) if self.cache_nominations else None
+        if cached is not None and cached[0] is w:
+            _, frs, nodes, versions, assignment, targets = cached
+            fr_version = cluster.fr_version
+            if versions == (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes])):
+                return Entry(w, queue, assignment, list(targets))
+        reads = StateReads()
+        with cluster.tentative():
+            assignment = assign_flavors(cluster, w, now, reads)
+            entry = Entry(w, queue, assignment)
+            if assignment.mode == PREEMPT:
+                entry.targets = get_targets(PreemptionContext(
+                    cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        if self.cache_nominations and reads.cacheable:
+            frs, nodes = tuple(reads.frs), tuple(reads.nodes)
+            fr_version = cluster.fr_version
+            versions = (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes]))
+            self._nominations[w.name] = (w, frs, nodes, versions, assignment, tuple(entry.targets))
         return entry
 
     def _ordered(self, entries: list[Entry]):
+        if sum(1 for e in entries if not _inert(e)) <= 1:
+            # Processing an inert entry changes nothing, so with at most one other entry the order cannot matter.
+            yield from entries
+            return
         if self.cluster.fair_sharing:
             yield from self._tournament(entries)
             return
@@ -234,13 +305,14 @@ class Scheduler:
         victims = dict(preempted)
         victims.update({t.workload.name: t.workload for t in entry.targets})
         removed = [w for w in victims.values() if w.name in cluster.queues[w.cluster_queue].workloads]
-        for w in removed:
-            cluster.remove_workload(w)
-        try:
-            return all(max(0, available(entry.queue, fr)) >= v for fr, v in usage.items())
-        finally:
+        with cluster.tentative():
             for w in removed:
-                cluster.add_workload(w)
+                cluster.remove_workload(w)
+            try:
+                return all(max(0, available(entry.queue, fr)) >= v for fr, v in usage.items())
+            finally:
+                for w in removed:
+                    cluster.add_workload(w)
 
     def _process(self, entry: Entry, preempted: dict[str, Workload],
                  reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]]) -> None:
@@ -277,66 +349,109 @@ class Scheduler:
     # -- fair sharing: the tournament (fair_sharing_iterator.go) ---------------------------------------------
 
     def _tournament(self, entries: list[Entry]):
+        """Kueue's fair-sharing iterator: before every pop, a tournament up the cohort tree picks at each cohort the
+        child with the lowest share (as if the child's entry were admitted), non-borrowing and preemptors first.
+
+        Kueue recomputes every share and reruns the whole tournament before each pop; the result is the same when
+        only what can have changed is recomputed: popping an entry changes the winners of its ancestors only, and
+        processing it changes usage on its own path only, hence the shares of the entries below its topmost
+        non-root ancestor. Once no entry that can change anything is left (see _inert), the order of the rest
+        cannot matter and they are yielded as they are."""
         by_queue = {e.queue.name: e for e in entries}
         # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
         # entry changes, so they are taken in one pass rather than searched for before every pop).
         for entry in [e for e in by_queue.values() if e.queue.parent is None]:
             del by_queue[entry.queue.name]
             yield entry
-        shares: dict | None = None
-        version = None
-        while by_queue:
+        tournament = _Tournament(self, by_queue)
+        active = sum(1 for e in by_queue.values() if not _inert(e))
+        while by_queue and active:
             root = next(iter(by_queue.values())).queue.root()
-            if shares is None or version != self.cluster.version:
-                # Shares change only when a processed entry changed usage: recompute then (Kueue recomputes
-                # them before every pop).
-                shares, version = self._entry_shares(root, by_queue), self.cluster.version  # type: ignore[arg-type]
-            entry = self._run(root, by_queue, shares)  # type: ignore[arg-type]
-            del by_queue[entry.queue.name]
+            entry = tournament.pop(root)  # type: ignore[arg-type]
+            active -= not _inert(entry)
+            version = self.cluster.version
             yield entry
+            if self.cluster.version != version:
+                tournament.usage_changed(entry)
+        yield from list(by_queue.values())
 
-    def _entry_shares(self, root: Cohort, by_queue: dict[str, Entry]) -> dict[tuple[str, str], Share]:
-        """computeDRS: each entry's share at every ancestor cohort, as if its usage were added."""
-        shares = {}
-        for queue in root.subtree_queues():
-            entry = by_queue.get(queue.name)
-            if entry is None:
-                continue
-            added = dict(usage_path(queue, entry.assignment.usage))
-            share = dominant_resource_share(queue, added.get(queue))
-            requested = entry.assignment.usage
-            for ancestor in queue.path_to_root():
-                # With the share, whether the entry borrows at that level (a function of the two, compared often).
-                shares[(ancestor.name, entry.workload.name)] = (share, share.borrowing_on(requested))
-                share = dominant_resource_share(ancestor, added.get(ancestor))
-        return shares
 
-    def _run(self, cohort: Cohort, by_queue: dict[str, Entry], shares) -> Entry | None:
-        candidates = [c for c in (self._run(child, by_queue, shares) for child in cohort.child_cohorts) if c]
+class _Tournament:
+    """The tournament's winners per cohort, and each entry's comparison key at each of its ancestors."""
+
+    def __init__(self, scheduler: Scheduler, by_queue: dict[str, Entry]):
+        self.scheduler = scheduler
+        self.by_queue = by_queue
+        self.keys: dict[tuple[int, str], tuple] = {}
+        self.best: dict[int, Entry | None] = {}  # cohort id -> winner, while valid
+        for entry in by_queue.values():
+            self._entry_keys(entry)
+
+    def _entry_keys(self, entry: Entry) -> None:
+        """computeDRS for one entry: its share at every ancestor cohort, as if its usage were added, folded with
+        the rest of entryComparer.less into a key (lower wins; equal keys keep the earlier candidate)."""
+        queue, w = entry.queue, entry.workload
+        requested = entry.assignment.usage
+        added = dict(usage_path(queue, requested))
+        not_preemptor = w.name not in self.scheduler.preemptors
+        share = dominant_resource_share(queue, added.get(queue))
+        for ancestor in queue.path_to_root():
+            # FairSharingPrioritizeNonBorrowing (on by default in v0.19): not borrowing at that level first.
+            self.keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
+                                                 -w.priority, w.timestamp)
+            share = dominant_resource_share(ancestor, added.get(ancestor))
+
+    def _winner(self, cohort: Cohort) -> Entry | None:
+        cid = id(cohort)
+        if cid in self.best:
+            return self.best[cid]
+        candidates = [c for c in (self._winner(child) for child in cohort.child_cohorts) if c is not None]
+        by_queue = self.by_queue
         candidates += [by_queue[q.name] for q in cohort.child_queues if q.name in by_queue]
-        if not candidates:
-            return None
-        best = candidates[0]
-        for current in candidates[1:]:
-            if self._less(current, best, cohort.name, shares):
-                best = current
+        keys = self.keys
+        best = min(candidates, key=lambda e: keys[(cid, e.workload.name)]) if candidates else None
+        self.best[cid] = best
         return best
 
-    def _less(self, a: Entry, b: Entry, cohort: str, shares) -> bool:
-        a_preemptor, b_preemptor = a.workload.name in self.preemptors, b.workload.name in self.preemptors
-        if a_preemptor != b_preemptor:
-            return a_preemptor
-        a_share, a_borrowing = shares[(cohort, a.workload.name)]
-        b_share, b_borrowing = shares[(cohort, b.workload.name)]
-        # FairSharingPrioritizeNonBorrowing (on by default in v0.19): a_borrowing / b_borrowing, precomputed
-        if a_borrowing != b_borrowing:
-            return not a_borrowing
-        compared = compare_shares(a_share, b_share)
-        if compared != 0:
-            return compared == -1
-        if a.workload.priority != b.workload.priority:
-            return a.workload.priority > b.workload.priority
-        return a.workload.timestamp < b.workload.timestamp
+    def _invalidate(self, queue: QuotaNode) -> None:
+        for ancestor in queue.path_to_root():
+            self.best.pop(id(ancestor), None)
+
+    def pop(self, root: Cohort) -> Entry:
+        entry = self._winner(root)
+        assert entry is not None
+        del self.by_queue[entry.queue.name]
+        self._invalidate(entry.queue)
+        return entry
+
+    def usage_changed(self, processed: Entry) -> None:
+        """Processing `processed` changed usage on its queue's path: recompute the keys of the entries below its
+        topmost non-root ancestor (the only ones whose shares read a changed node) and their winners."""
+        top: QuotaNode = processed.queue
+        while top.parent is not None and top.parent.parent is not None:
+            top = top.parent
+        queues = top.subtree_queues() if isinstance(top, Cohort) else (top,)
+        for queue in queues:
+            entry = self.by_queue.get(queue.name)
+            if entry is not None:
+                self._entry_keys(entry)
+                self._invalidate(queue)
+
+
+def share_order(share: Share) -> tuple:
+    """A sort key that orders shares as compare_shares does: a zero-weight queue that borrows after every other,
+    among them by ratio; the rest by weighted share."""
+    if share.zero_weight_borrows():
+        return (1, share.ratio)
+    return (0, share.weighted())
+
+
+def _inert(entry: Entry) -> bool:
+    """Whether processing the entry leaves everything as it was: it cannot fit, or needs preemption without a
+    target and its queue keeps no quota for it (reclaimWithinCohort Any, see _process)."""
+    mode = entry.assignment.mode
+    return mode == NO_FIT or (mode == PREEMPT and not entry.targets
+                              and entry.queue.preemption.reclaim_within_cohort == ANY)
 
 
 def evict(cluster: Cluster, workload: Workload) -> None:
