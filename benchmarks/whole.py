@@ -16,6 +16,9 @@
 
 Each size's registrations are recorded once (not timed) by running the program on gkecap's engine.
 
+`--pack-in-process`: the whole command with the bundled pack in gkecap's own process (an option; the default
+runs it as its own process over gRPC, as above).
+
 `--xpk N`: one v6e 4x4 flex-start slice, `gkecap plan --config <slice> --format json` against
 `xpk cluster create --tpu-type v6e-4x4 --flex --dry-run` (benchmarks/run.py's command; xpk in
 benchmarks/.xpk-venv, telemetry off, HOME in a scratch directory), both cold processes, alternated N times.
@@ -94,7 +97,7 @@ def floor_main(records_file: str) -> None:
     _run_replay(pickle.loads(Path(records_file).read_bytes()), "bare")
 
 
-def bench_size(teams: int, repeat: int, workdir: Path) -> dict[str, Any]:
+def bench_size(teams: int, repeat: int, workdir: Path, extra: list[str]) -> dict[str, Any]:
     from datetime import datetime, timezone
 
     from generate import dump, organisation
@@ -104,7 +107,7 @@ def bench_size(teams: int, repeat: int, workdir: Path) -> dict[str, Any]:
     records_file = workdir / f"records-{teams}.pickle"
     resources = subprocess.run([sys.executable, __file__, "--record", str(config), str(records_file)], cwd=ROOT,
                                check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    whole_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json"]
+    whole_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json", *extra]
     floor_cmd = [__file__, "--floor", str(records_file)]
     pairs = []
     for i in range(repeat):
@@ -145,7 +148,7 @@ def _timed_cpu(command: list[str], env: dict[str, str]) -> dict[str, float]:
     return {"wall": wall, "cpu": cpu, "rss": rss}
 
 
-def bench_one_slice(runs: int, workdir: Path) -> dict[str, Any]:
+def bench_one_slice(runs: int, workdir: Path, extra: list[str]) -> dict[str, Any]:
     from generate import dump, xpk_equivalent
     from run import XPK_ARGS, ensure_xpk
 
@@ -157,7 +160,7 @@ def bench_one_slice(runs: int, workdir: Path) -> dict[str, Any]:
     home = workdir / "home"  # xpk keeps its config under $HOME
     home.mkdir(exist_ok=True)
     env = {**os.environ, "HOME": str(home), "TELEMETRY_ENABLED": "false"}
-    gkecap_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json"]
+    gkecap_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json", *extra]
     ours, theirs = [], []
     for i in range(runs):
         order = [("ours", None), ("theirs", None)] if i % 2 == 0 else [("theirs", None), ("ours", None)]
@@ -191,14 +194,14 @@ def report_one_slice(r: dict[str, Any]) -> str:
 
 def report(sizes: list[dict[str, Any]]) -> str:
     lines = [
-        "| teams | resources | whole command | floor | **whole/floor** | CPU whole/floor | peak RSS whole (pack) | floor RSS | **memory whole/floor** | whole ms/resource |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| teams | resources | whole command | floor | **whole/floor** | CPU whole/floor | peak RSS whole (pack) | floor RSS | **memory whole/floor** | whole ms/resource | CPU ms/resource whole (floor) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in sizes:
         lines.append(
             f"| {s['teams']:,} | {s['resources']:,} | {s['whole']:.2f} s | {s['floor']:.2f} s | **{s['ratio']:.2f}x** | {s['cpu_ratio']:.2f}x "
             f"| {s['whole_rss']:.0f} MB ({s['whole_rss_pack']:.0f}) | {s['floor_rss']:.0f} MB | **{s['memory_ratio']:.2f}x** "
-            f"| {1000 * s['whole'] / s['resources']:.2f} |"
+            f"| {1000 * s['whole'] / s['resources']:.2f} | {1000 * s['whole_cpu'] / s['resources']:.2f} ({1000 * s['floor_cpu'] / s['resources']:.2f}) |"
         )
     return "\n".join(lines)
 
@@ -221,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None, help="also write the raw results here")
     parser.add_argument("--xpk", type=int, default=0, help="also time one slice against xpk's dry-run, this many times")
+    parser.add_argument("--pack-in-process", action="store_true",
+                        help="time `gkecap plan --pack-in-process` (the bundled pack in gkecap's process) instead of the default")
     parser.add_argument("--record", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--floor", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -232,11 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="gkecap-whole-") as tmp:
-        sizes = [bench_size(n, args.repeat, Path(tmp)) for n in args.sizes]
-        one_slice = bench_one_slice(args.xpk, Path(tmp)) if args.xpk else None
+        extra = ["--pack-in-process"] if args.pack_in_process else []
+        sizes = [bench_size(n, args.repeat, Path(tmp), extra) for n in args.sizes]
+        one_slice = bench_one_slice(args.xpk, Path(tmp), extra) if args.xpk else None
     if args.json:
         args.json.write_text(json.dumps({"sizes": sizes, "one_slice": one_slice, "load_average": os.getloadavg()}, indent=1))
-    print(pack_line())
+    print(pack_line() + (", in gkecap's process (--pack-in-process)" if args.pack_in_process else ", over gRPC in its own process"))
     if sizes:
         print(report(sizes))
     if one_slice:
