@@ -22,6 +22,7 @@ from gkecap.commands.terminal_io import progress, stdout_console
 from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
 from gkecap.engine.stack_references import StackOutputsError, load_stack_outputs
 from gkecap.plan import PlanError, PlanResult, check_state, plan
+from gkecap.policies.collector import fewer_collections
 
 
 class OutputFormat(str, enum.Enum):
@@ -85,7 +86,8 @@ def check_command(
 def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False, timeout: float | None = None) -> None:
     written = None
     try:
-        with deadline(timeout), progress("Planning: running the program and the policy pack..."):
+        # A plan is a batch of millions of short-lived objects: fewer collections (gkecap.policies.collector).
+        with deadline(timeout), fewer_collections(), progress("Planning: running the program and the policy pack..."):
             result = action()
             if write_files:  # the report package writes out/<project>/<stack>/: plan.json, report.html, manifests/
                 from gkecap.report import default_out_dir, write_outputs

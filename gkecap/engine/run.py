@@ -52,6 +52,7 @@ from gkecap.engine.program_exit import SDK_THREAD_PREFIX, contained_program, end
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
 from gkecap.engine.stack_config import StackConfig
+from gkecap.policies.collector import fewer_collections
 
 _SEVERITIES = {
     engine_pb2.DEBUG: "debug",
@@ -141,7 +142,7 @@ def run_program(
         os.chdir(program.project_dir)  # the CLI runs a program in its project directory
         check = functools.partial(check_reference, stack_outputs=monitor.stack_outputs)
         # sys.exit/os._exit/print in the program: see gkecap.engine.program_exit
-        with contained_program(), origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
+        with contained_program(), fewer_collections(), origins.capture(on_create=lambda type_, name, props: check(type_, name, props)):
             run_callable(
                 lambda: _run_entry(program.entry),
                 monitor,
