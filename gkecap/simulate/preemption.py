@@ -398,8 +398,13 @@ class _QueueOrdering:
         return best_queue
 
     def almost_lcas(self, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
-        lca = next(a for a in target.path_to_root() if id(a) in self.ancestors)
-        return _almost_lca(self.preemptor_queue, lca), _almost_lca(target, lca)
+        # A function of the tree alone (fixed once the Cluster is built): memoised on the preemptor's queue.
+        cache = self.preemptor_queue.__dict__.setdefault("_almost_lcas", {})
+        result = cache.get(target.name)
+        if result is None:
+            lca = next(a for a in target.path_to_root() if id(a) in self.ancestors)
+            result = cache[target.name] = (_almost_lca(self.preemptor_queue, lca), _almost_lca(target, lca))
+        return result
 
     def shares(self, target: QuotaNode) -> tuple[Share, Share]:
         preemptor_side, target_side = self.almost_lcas(target)
