@@ -171,6 +171,7 @@ class Scheduler:
         # for the differential test of the cache.
         self.cache_nominations = True
         self._nominations: dict[str, tuple] = {}
+        self._tournament_keys: dict[str, tuple] = {}
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
@@ -363,6 +364,17 @@ class Scheduler:
         for entry in [e for e in by_queue.values() if e.queue.parent is None]:
             del by_queue[entry.queue.name]
             yield entry
+        # A subtree under a root whose entries are all inert takes no part: at the root the tournament is a plain
+        # minimum over the children's winners, so such a child's winner, when it is the minimum, is popped and
+        # changes nothing, and it never stands in for another entry (it does lower down, so only whole children of
+        # a root are left out). Its entries are yielded at the end.
+        inert_children: dict[int, bool] = {}
+        for entry in by_queue.values():
+            child = _root_child(entry.queue)
+            inert_children[id(child)] = inert_children.get(id(child), True) and _inert(entry)
+        left_out = [e for e in by_queue.values() if inert_children[id(_root_child(e.queue))]]
+        for entry in left_out:
+            del by_queue[entry.queue.name]
         tournament = _Tournament(self, by_queue)
         active = sum(1 for e in by_queue.values() if not _inert(e))
         while by_queue and active:
@@ -374,6 +386,7 @@ class Scheduler:
             if self.cluster.version != version:
                 tournament.usage_changed(entry)
         yield from list(by_queue.values())
+        yield from left_out
 
 
 class _Tournament:
@@ -384,10 +397,21 @@ class _Tournament:
         self.by_queue = by_queue
         self.keys: dict[tuple[int, str], tuple] = {}
         self.best: dict[int, Entry | None] = {}  # cohort id -> winner, while valid
+        # At the start of a cycle the usage is the lasting state: an entry's keys are a function of its assignment,
+        # whether it is a preemptor and the usage of its path below the root (the nodes' real_version), so keys
+        # from an earlier cycle are reused when these are the same.
+        memo = scheduler._tournament_keys
         for entry in by_queue.values():
-            self._entry_keys(entry)
+            w = entry.workload
+            path = [entry.queue] + [a for a in entry.queue.path_to_root() if a.parent is not None]
+            state = (entry.assignment, w.name not in scheduler.preemptors, tuple([n.real_version for n in path]))
+            cached = memo.get(w.name)
+            if cached is not None and cached[0] == state:
+                self.keys.update(cached[1])
+            else:
+                memo[w.name] = (state, self._entry_keys(entry))
 
-    def _entry_keys(self, entry: Entry) -> None:
+    def _entry_keys(self, entry: Entry) -> dict[tuple[int, str], tuple]:
         """computeDRS for one entry: its share at every ancestor cohort, as if its usage were added, folded with
         the rest of entryComparer.less into a key (lower wins; equal keys keep the earlier candidate)."""
         queue, w = entry.queue, entry.workload
@@ -395,11 +419,14 @@ class _Tournament:
         added = dict(usage_path(queue, requested))
         not_preemptor = w.name not in self.scheduler.preemptors
         share = dominant_resource_share(queue, added.get(queue))
+        keys = {}
         for ancestor in queue.path_to_root():
             # FairSharingPrioritizeNonBorrowing (on by default in v0.19): not borrowing at that level first.
-            self.keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
-                                                 -w.priority, w.timestamp)
+            keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
+                                            -w.priority, w.timestamp)
             share = dominant_resource_share(ancestor, added.get(ancestor))
+        self.keys.update(keys)
+        return keys
 
     def _winner(self, cohort: Cohort) -> Entry | None:
         cid = id(cohort)
@@ -436,6 +463,14 @@ class _Tournament:
             if entry is not None:
                 self._entry_keys(entry)
                 self._invalidate(queue)
+
+
+def _root_child(queue: QuotaNode) -> QuotaNode:
+    """The queue's ancestor (or the queue) whose parent is the root of its tree."""
+    node = queue
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
 
 
 def share_order(share: Share) -> tuple:
