@@ -75,17 +75,19 @@ class _Queue:
     """A ClusterQueue's pending workloads in queue order, and (BestEffortFIFO) those set aside as inadmissible until
     quota is freed (Kueue's inadmissibleWorkloads).
 
-    The members stay in one sorted list; the head is the first one not set aside. Workloads set aside are only
-    ever added until the next requeue, which clears them all, so a cursor remembers how far the list is known to
-    hold only workloads set aside (a queue walks through its shapes one cycle at a time after every requeue)."""
+    The members stay in one sorted list; the head is the first one not set aside. Setting a workload aside sets
+    aside every member of its scheduling shape queued so far (recorded as the shape and a push count, so later
+    arrivals of that shape are not); a requeue clears them all. Between requeues members are only ever set aside,
+    so a cursor remembers how far the list holds only such members (after every requeue a queue walks through its
+    shapes one cycle at a time)."""
 
     def __init__(self, strategy: str):
         self.strategy = strategy
-        self.order: list[tuple[tuple, Workload]] = []  # (queue_order_key, workload), sorted
+        self.order: list[tuple[tuple, int, Workload]] = []  # (queue_order_key, push count, workload), sorted
         self.cursor = 0  # every member before it is set aside
-        self.members: dict[str, Workload] = {}
-        self.inadmissible: dict[str, Workload] = {}
-        self.by_shape: dict[tuple, dict[str, Workload]] = {}  # members by scheduling shape, for set_aside
+        self.members: dict[str, tuple[int, Workload]] = {}  # name -> (push count, workload)
+        self.pushes = 0
+        self.aside: dict[tuple, int] = {}  # scheduling shape -> members pushed up to this count are set aside
         # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
         # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
         self.sticky: Workload | None = None
@@ -93,60 +95,56 @@ class _Queue:
     def push(self, w: Workload) -> None:
         previous = self.members.get(w.name)
         if previous is not None:
-            self._drop(previous)
-        self.members[w.name] = w
-        self.by_shape.setdefault(scheduling_shape(w), {})[w.name] = w
-        self.inadmissible.pop(w.name, None)
-        item = (queue_order_key(w), w)
+            self._drop(*previous)
+        self.pushes += 1
+        self.members[w.name] = (self.pushes, w)
+        item = (queue_order_key(w), self.pushes, w)
         index = bisect.bisect_left(self.order, item)
         self.order.insert(index, item)
         self.cursor = min(self.cursor, index)
 
     def remove(self, w: Workload) -> None:
-        if self.members.get(w.name) is w:
-            self._drop(w)
-        self.inadmissible.pop(w.name, None)
+        member = self.members.get(w.name)
+        if member is not None and member[1] is w:
+            self._drop(*member)
         if self.sticky is w:
             self.sticky = None
 
-    def _drop(self, w: Workload) -> None:
+    def _drop(self, pushed: int, w: Workload) -> None:
         del self.members[w.name]
-        shape = scheduling_shape(w)
-        group = self.by_shape[shape]
-        del group[w.name]
-        if not group:
-            del self.by_shape[shape]
-        index = bisect.bisect_left(self.order, (queue_order_key(w), w))
+        index = bisect.bisect_left(self.order, (queue_order_key(w), pushed, w))
         del self.order[index]
         if index < self.cursor:
             self.cursor -= 1
 
     def head(self) -> Workload | None:
-        if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
-            return self.sticky
-        order, inadmissible = self.order, self.inadmissible
+        sticky = self.sticky
+        if sticky is not None:
+            member = self.members.get(sticky.name)
+            if member is not None and member[1] is sticky:
+                return sticky
+        order, aside = self.order, self.aside
         while self.cursor < len(order):
-            w = order[self.cursor][1]
-            if w.name not in inadmissible:
+            _, pushed, w = order[self.cursor]
+            if not aside or pushed > aside.get(scheduling_shape(w), 0):
                 return w
             self.cursor += 1
         return None
 
-    def set_aside(self, w: Workload) -> None:
+    def set_aside(self, w: Workload) -> bool:
         """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
-        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
+        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates).
+        The sticky preemptor is never bulk-moved, but it is the head whenever it is a member, set aside or not."""
         if self.strategy != BEST_EFFORT_FIFO:
-            return
-        self.inadmissible[w.name] = w
-        for other in self.by_shape.get(scheduling_shape(w), {}).values():
-            if other.name not in self.inadmissible and other is not self.sticky:
-                self.inadmissible[other.name] = other
+            return False
+        self.aside[scheduling_shape(w)] = self.pushes
+        return True
 
     def requeue_inadmissible(self) -> bool:
         """Put the workloads set aside back in the queue; whether there were any."""
-        if not self.inadmissible:
+        if not self.aside:
             return False
-        self.inadmissible = {}
+        self.aside = {}
         self.cursor = 0
         return True
 
@@ -164,6 +162,8 @@ class Scheduler:
         # order, which is the order of a cycle's entries.
         self._maybe_head: set[str] = set()
         self._rank = {name: i for i, name in enumerate(self.queues)}
+        self._with_aside: set[str] = set()  # queues holding workloads set aside
+        self._trees: dict[str, frozenset[str]] = {}  # root name -> the names of its tree's queues
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
         self.preemptors: set[str] = set()
@@ -188,14 +188,19 @@ class Scheduler:
         """Quota was freed (or capacity changed): inadmissible workloads of the queue's cohort tree compete again
         (Kueue's QueueInadmissibleWorkloads); with no queue, of every queue."""
         if queue_name is None:
-            names = list(self.queues)
+            names = set(self._with_aside)
         else:
             queue = self.cluster.queues[queue_name]
             root = queue.root()
-            names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
+            tree = self._trees.get(root.name)
+            if tree is None:
+                tree = self._trees[root.name] = frozenset(
+                    q.name for q in (root.subtree_queues() if isinstance(root, Cohort) else (queue,)))
+            names = self._with_aside & tree
         for name in names:
-            if self.queues[name].requeue_inadmissible():
-                self._maybe_head.add(name)
+            self.queues[name].requeue_inadmissible()
+        self._with_aside -= names
+        self._maybe_head |= names
 
     def heads(self) -> list[Workload]:
         """The head of every queue that has one, in the queues' order."""
@@ -236,7 +241,8 @@ class Scheduler:
             entry.workload.reserved_at = now
             self.withdraw(entry.workload)
         for entry in result.inadmissible:
-            self.queues[entry.queue.name].set_aside(entry.workload)
+            if self.queues[entry.queue.name].set_aside(entry.workload):
+                self._with_aside.add(entry.queue.name)
         # In StrictFIFO a head that does not fit stays at the head: no progress from it.
         result.inadmissible = [e for e in result.inadmissible if e.queue.queueing_strategy == BEST_EFFORT_FIFO]
         return result
