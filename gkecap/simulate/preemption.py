@@ -509,19 +509,29 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
     """Whether the strategies must reject every candidate, before any is tried (the preemptor's usage is added).
 
     Without candidates in its own queue and while it borrows, a preemptor evicts a candidate only when its share
-    after admission is at most the candidate's side's share after the eviction (LessThanOrEqualToFinalShare) or
-    below it before (LessThanInitialShare). Evictions only lower shares, so when the preemptor's share is above
-    every candidate side's share now, no strategy accepts a first target, and nothing changes until one does."""
+    is at most the candidate side's share after that eviction (LessThanOrEqualToFinalShare) or below that side's
+    share before it (LessThanInitialShare). Until a first candidate is evicted nothing changes, so when no candidate
+    passes either test now, none is ever evicted and there are no targets, whichever strategies are configured."""
     queue = ctx.queue
     if queue.parent is None or _queue_within_nominal(ctx):
         return False
-    sides = set()
+    cluster = ctx.cluster
     for w in candidates:
         if w.cluster_queue == queue.name:
             return False
-        sides.add(almost_lcas(queue, ctx.cluster.queues[w.cluster_queue]))
-    return all(compare_shares(dominant_resource_share(mine), dominant_resource_share(theirs)) > 0
-               for mine, theirs in sides)
+        target = cluster.queues[w.cluster_queue]
+        mine, theirs = almost_lcas(queue, target)
+        preemptor_new, target_old = dominant_resource_share(mine), dominant_resource_share(theirs)
+        compared = compare_shares(preemptor_new, target_old)
+        if compared < 0:
+            return False
+        if compared == 0:  # evicting lowers the target's share: only an equal share can pass after
+            cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
+            target_new = dominant_resource_share(theirs)
+            cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
+            if compare_shares(preemptor_new, target_new) <= 0:
+                return False
+    return True
 
 
 def fair_preemptions(ctx: PreemptionContext) -> list[Target]:

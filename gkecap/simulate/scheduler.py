@@ -83,7 +83,7 @@ class _Queue:
 
     def __init__(self, strategy: str):
         self.strategy = strategy
-        self.order: list[tuple[tuple, int, Workload]] = []  # (queue_order_key, push count, workload), sorted
+        self.order: list[tuple[tuple, int, tuple, Workload]] = []  # (queue_order_key, push count, shape, workload)
         self.cursor = 0  # every member before it is set aside
         self.members: dict[str, tuple[int, Workload]] = {}  # name -> (push count, workload)
         self.pushes = 0
@@ -98,7 +98,7 @@ class _Queue:
             self._drop(*previous)
         self.pushes += 1
         self.members[w.name] = (self.pushes, w)
-        item = (queue_order_key(w), self.pushes, w)
+        item = (queue_order_key(w), self.pushes, scheduling_shape(w), w)
         index = bisect.bisect_left(self.order, item)
         self.order.insert(index, item)
         self.cursor = min(self.cursor, index)
@@ -112,7 +112,7 @@ class _Queue:
 
     def _drop(self, pushed: int, w: Workload) -> None:
         del self.members[w.name]
-        index = bisect.bisect_left(self.order, (queue_order_key(w), pushed, w))
+        index = bisect.bisect_left(self.order, (queue_order_key(w), pushed))
         del self.order[index]
         if index < self.cursor:
             self.cursor -= 1
@@ -125,8 +125,8 @@ class _Queue:
                 return sticky
         order, aside = self.order, self.aside
         while self.cursor < len(order):
-            _, pushed, w = order[self.cursor]
-            if not aside or pushed > aside.get(scheduling_shape(w), 0):
+            _, pushed, shape, w = order[self.cursor]
+            if not aside or pushed > aside.get(shape, 0):
                 return w
             self.cursor += 1
         return None
