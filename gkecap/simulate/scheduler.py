@@ -31,7 +31,7 @@ from gkecap.simulate.quota_tree import (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     workload: Workload
     queue: ClusterQueue
@@ -39,6 +39,14 @@ class Entry:
     targets: list[Target] = field(default_factory=list)
     status: str = "pending"  # pending | admitted | preempting | skipped | inadmissible
     reason: str = ""
+    # Whether processing it leaves everything as it was: it cannot fit, or needs preemption without a target and
+    # its queue keeps no quota for it (reclaimWithinCohort Any, see Scheduler._process).
+    inert: bool = False
+
+    def __post_init__(self) -> None:
+        mode = self.assignment.mode
+        self.inert = mode == NO_FIT or (mode == PREEMPT and not self.targets
+                                        and self.queue.preemption.reclaim_within_cohort == ANY)
 
 
 @dataclass
@@ -266,10 +274,11 @@ class Scheduler:
         reads = StateReads()
         with cluster.tentative():
             assignment = assign_flavors(cluster, w, now, reads)
-            entry = Entry(w, queue, assignment)
+            targets = []
             if assignment.mode == PREEMPT:
-                entry.targets = get_targets(PreemptionContext(
+                targets = get_targets(PreemptionContext(
                     cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
             frs, nodes = tuple(reads.frs), tuple(reads.nodes)
             fr_version = cluster.fr_version
@@ -278,7 +287,7 @@ class Scheduler:
         return entry
 
     def _ordered(self, entries: list[Entry]):
-        if sum(1 for e in entries if not _inert(e)) <= 1:
+        if sum(1 for e in entries if not e.inert) <= 1:
             # Processing an inert entry changes nothing, so with at most one other entry the order cannot matter.
             yield from entries
             return
@@ -325,7 +334,7 @@ class Scheduler:
                  reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]]) -> None:
         mode = entry.assignment.mode
         if mode == NO_FIT:
-            entry.status, entry.reason = "inadmissible", "; ".join(entry.assignment.reasons) or "no flavor fits"
+            entry.status, entry.reason = "inadmissible", entry.assignment.no_fit_reason()
             return
         if mode == PREEMPT and not entry.targets:
             entry.status, entry.reason = "inadmissible", "needs preemption but no workload can be preempted"
@@ -362,7 +371,7 @@ class Scheduler:
         Kueue recomputes every share and reruns the whole tournament before each pop; the result is the same when
         only what can have changed is recomputed: popping an entry changes the winners of its ancestors only, and
         processing it changes usage on its own path only, hence the shares of the entries below its topmost
-        non-root ancestor. Once no entry that can change anything is left (see _inert), the order of the rest
+        non-root ancestor. Once no entry that can change anything is left (see Entry.inert), the order of the rest
         cannot matter and they are yielded as they are."""
         by_queue = {e.queue.name: e for e in entries}
         # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
@@ -377,16 +386,16 @@ class Scheduler:
         inert_children: dict[int, bool] = {}
         for entry in by_queue.values():
             child = _root_child(entry.queue)
-            inert_children[id(child)] = inert_children.get(id(child), True) and _inert(entry)
+            inert_children[id(child)] = inert_children.get(id(child), True) and entry.inert
         left_out = [e for e in by_queue.values() if inert_children[id(_root_child(e.queue))]]
         for entry in left_out:
             del by_queue[entry.queue.name]
         tournament = _Tournament(self, by_queue)
-        active = sum(1 for e in by_queue.values() if not _inert(e))
+        active = sum(1 for e in by_queue.values() if not e.inert)
         while by_queue and active:
             root = next(iter(by_queue.values())).queue.root()
             entry = tournament.pop(root)  # type: ignore[arg-type]
-            active -= not _inert(entry)
+            active -= not entry.inert
             version = self.cluster.version
             yield entry
             if self.cluster.version != version:
@@ -485,14 +494,6 @@ def share_order(share: Share) -> tuple:
     if share.zero_weight_borrows():
         return (1, share.ratio)
     return (0, share.weighted())
-
-
-def _inert(entry: Entry) -> bool:
-    """Whether processing the entry leaves everything as it was: it cannot fit, or needs preemption without a
-    target and its queue keeps no quota for it (reclaimWithinCohort Any, see _process)."""
-    mode = entry.assignment.mode
-    return mode == NO_FIT or (mode == PREEMPT and not entry.targets
-                              and entry.queue.preemption.reclaim_within_cohort == ANY)
 
 
 def evict(cluster: Cluster, workload: Workload) -> None:
