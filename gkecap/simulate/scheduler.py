@@ -142,7 +142,7 @@ class _Queue:
     def set_aside(self, w: Workload) -> bool:
         """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
         SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates).
-        The sticky preemptor is never bulk-moved, but it is the head whenever it is a member, set aside or not."""
+        A sticky preemptor of that shape is marked too, to no effect: it is the head for as long as it is queued."""
         if self.strategy != BEST_EFFORT_FIFO:
             return False
         self.aside[scheduling_shape(w)] = self.pushes
