@@ -64,6 +64,9 @@ class Assignment:
         self.__dict__["_mode"] = ((self.no_fit, len(self.pod_sets)), mode)
         return mode
 
+    def no_fit_reason(self) -> str:
+        return "; ".join(self.reasons) or "no flavor fits"
+
     @property
     def borrows(self) -> int:
         return max((c.borrow for ps in self.pod_sets for c in ps.values()), default=0)

@@ -398,8 +398,7 @@ class _QueueOrdering:
         return best_queue
 
     def almost_lcas(self, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
-        lca = next(a for a in target.path_to_root() if id(a) in self.ancestors)
-        return _almost_lca(self.preemptor_queue, lca), _almost_lca(target, lca)
+        return almost_lcas(self.preemptor_queue, target)
 
     def shares(self, target: QuotaNode) -> tuple[Share, Share]:
         preemptor_side, target_side = self.almost_lcas(target)
@@ -412,6 +411,18 @@ class _QueueOrdering:
             return dominant_resource_share(self.almost_lcas(target)[1])
         finally:
             cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
+
+
+def almost_lcas(preemptor_queue: QuotaNode, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
+    """The children of the two queues' lowest common ancestor on the preemptor's side and on the target's. A
+    function of the tree alone (fixed once the Cluster is built): memoised on the preemptor's queue."""
+    cache = preemptor_queue.__dict__.setdefault("_almost_lcas", {})
+    result = cache.get(target.name)
+    if result is None:
+        ancestors = set(map(id, preemptor_queue.path_to_root()))
+        lca = next(a for a in target.path_to_root() if id(a) in ancestors)
+        result = cache[target.name] = (_almost_lca(preemptor_queue, lca), _almost_lca(target, lca))
+    return result
 
 
 def _almost_lca(queue: QuotaNode, lca: Cohort) -> QuotaNode:
@@ -494,6 +505,35 @@ def _second_strategy(ctx: PreemptionContext, retry: list[Workload], targets: lis
     return False, targets
 
 
+def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> bool:
+    """Whether the strategies must reject every candidate, before any is tried (the preemptor's usage is added).
+
+    Without candidates in its own queue and while it borrows, a preemptor evicts a candidate only when its share
+    is at most the candidate side's share after that eviction (LessThanOrEqualToFinalShare) or below that side's
+    share before it (LessThanInitialShare). Until a first candidate is evicted nothing changes, so when no candidate
+    passes either test now, none is ever evicted and there are no targets, whichever strategies are configured."""
+    queue = ctx.queue
+    if queue.parent is None or _queue_within_nominal(ctx):
+        return False
+    cluster = ctx.cluster
+    for w in candidates:
+        if w.cluster_queue == queue.name:
+            return False
+        target = cluster.queues[w.cluster_queue]
+        mine, theirs = almost_lcas(queue, target)
+        preemptor_new, target_old = dominant_resource_share(mine), dominant_resource_share(theirs)
+        compared = compare_shares(preemptor_new, target_old)
+        if compared < 0:
+            return False
+        if compared == 0:  # evicting lowers the target's share: only an equal share can pass after
+            cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
+            target_new = dominant_resource_share(theirs)
+            cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
+            if compare_shares(preemptor_new, target_new) <= 0:
+                return False
+    return True
+
+
 def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
     candidates = _find_candidates(ctx)
@@ -503,6 +543,9 @@ def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     candidates.sort(key=candidate_order_key(ctx.queue.name, ctx.now))
     cluster = ctx.cluster
     cluster.add_usage(ctx.queue, ctx.usage)
+    if _no_target_passes(ctx, candidates):
+        cluster.remove_usage(ctx.queue, ctx.usage)
+        return []
     fits, targets, retry = _first_strategy(ctx, candidates, strategies[0])
     if not fits and len(strategies) > 1:
         fits, targets = _second_strategy(ctx, retry, targets)

@@ -110,10 +110,16 @@ class Cohort(QuotaNode):
         return result
 
     def height(self) -> int:
-        """Kueue's getNodeHeight: 1 for a cohort with only queues, one more per level of child cohorts."""
+        """Kueue's getNodeHeight: 1 for a cohort with only queues, one more per level of child cohorts (memoised
+        like subtree_queues: the tree's shape is fixed once the Cluster is built)."""
+        key = (len(self.child_queues), len(self.child_cohorts))
+        cached = self.__dict__.get("_height")
+        if cached is not None and cached[0] == key:
+            return cached[1]
         result = min(len(self.child_cohorts) + len(self.child_queues), 1)
         for child in self.child_cohorts:
             result = max(result, child.height() + 1)
+        self.__dict__["_height"] = (key, result)
         return result
 
 
@@ -265,23 +271,30 @@ def compare_shares(a: Share, b: Share) -> int:
 
 def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None = None) -> Share:
     if not request:
+        # The share is a function of the node's usage (quotas, weight and the parent's lendable amounts are fixed):
+        # memoised on its version, and by the usage itself, which a what-if change (remove, then add back) restores
+        # under a new version. The usage dict only gains keys, in a fixed order, so its values identify it.
         cached = node.__dict__.get("_share")
         if cached is not None and cached[0] == node.version:
             return cached[1]
-        share = _dominant_resource_share(node, None)
+        by_usage = node.__dict__.setdefault("_shares_by_usage", {})
+        content = tuple(node.usage.values())
+        share = by_usage.get(content)
+        if share is None:
+            if len(by_usage) >= 64:
+                by_usage.clear()
+            share = by_usage[content] = _dominant_resource_share(node, None)
         node.__dict__["_share"] = (node.version, share)
         return share
-    # With a request (the tournament's "as if admitted" shares): memoised per node for its current usage version.
-    # The share is a function of the node's usage (its version changes with every usage change), its subtree
-    # quota and the parent's lendable amounts (both fixed once the Cluster is built) and the request.
-    cached = node.__dict__.get("_request_shares")
-    if cached is None or cached[0] != node.version:
-        cached = (node.version, {})
-        node.__dict__["_request_shares"] = cached
-    key = tuple(sorted(request.items()))
-    share = cached[1].get(key)
+    # With a request (the tournament's "as if admitted" shares): memoised by the node's usage, as above, and the
+    # request.
+    by_request = node.__dict__.setdefault("_request_shares", {})
+    key = (tuple(node.usage.values()), tuple(request.items()))
+    share = by_request.get(key)
     if share is None:
-        share = cached[1][key] = _dominant_resource_share(node, request)
+        if len(by_request) >= 256:
+            by_request.clear()
+        share = by_request[key] = _dominant_resource_share(node, request)
     return share
 
 

@@ -31,7 +31,7 @@ from gkecap.simulate.quota_tree import (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     workload: Workload
     queue: ClusterQueue
@@ -39,6 +39,14 @@ class Entry:
     targets: list[Target] = field(default_factory=list)
     status: str = "pending"  # pending | admitted | preempting | skipped | inadmissible
     reason: str = ""
+    # Whether processing it leaves everything as it was: it cannot fit, or needs preemption without a target and
+    # its queue keeps no quota for it (reclaimWithinCohort Any, see Scheduler._process).
+    inert: bool = False
+
+    def __post_init__(self) -> None:
+        mode = self.assignment.mode
+        self.inert = mode == NO_FIT or (mode == PREEMPT and not self.targets
+                                        and self.queue.preemption.reclaim_within_cohort == ANY)
 
 
 @dataclass
@@ -75,17 +83,19 @@ class _Queue:
     """A ClusterQueue's pending workloads in queue order, and (BestEffortFIFO) those set aside as inadmissible until
     quota is freed (Kueue's inadmissibleWorkloads).
 
-    The members stay in one sorted list; the head is the first one not set aside. Workloads set aside are only
-    ever added until the next requeue, which clears them all, so a cursor remembers how far the list is known to
-    hold only workloads set aside (a queue walks through its shapes one cycle at a time after every requeue)."""
+    The members stay in one sorted list; the head is the first one not set aside. Setting a workload aside sets
+    aside every member of its scheduling shape queued so far (recorded as the shape and a push count, so later
+    arrivals of that shape are not); a requeue clears them all. Between requeues members are only ever set aside,
+    so a cursor remembers how far the list holds only such members (after every requeue a queue walks through its
+    shapes one cycle at a time)."""
 
     def __init__(self, strategy: str):
         self.strategy = strategy
-        self.order: list[tuple[tuple, Workload]] = []  # (queue_order_key, workload), sorted
+        self.order: list[tuple[tuple, int, tuple, Workload]] = []  # (queue_order_key, push count, shape, workload)
         self.cursor = 0  # every member before it is set aside
-        self.members: dict[str, Workload] = {}
-        self.inadmissible: dict[str, Workload] = {}
-        self.by_shape: dict[tuple, dict[str, Workload]] = {}  # members by scheduling shape, for set_aside
+        self.members: dict[str, tuple[int, Workload]] = {}  # name -> (push count, workload)
+        self.pushes = 0
+        self.aside: dict[tuple, int] = {}  # scheduling shape -> members pushed up to this count are set aside
         # A workload that issued preemptions stays at the head until it is admitted (Kueue's sticky preemptor
         # workload, kueue#12740), so the quota it freed is not taken by the queue's next head.
         self.sticky: Workload | None = None
@@ -93,60 +103,56 @@ class _Queue:
     def push(self, w: Workload) -> None:
         previous = self.members.get(w.name)
         if previous is not None:
-            self._drop(previous)
-        self.members[w.name] = w
-        self.by_shape.setdefault(scheduling_shape(w), {})[w.name] = w
-        self.inadmissible.pop(w.name, None)
-        item = (queue_order_key(w), w)
+            self._drop(*previous)
+        self.pushes += 1
+        self.members[w.name] = (self.pushes, w)
+        item = (queue_order_key(w), self.pushes, scheduling_shape(w), w)
         index = bisect.bisect_left(self.order, item)
         self.order.insert(index, item)
         self.cursor = min(self.cursor, index)
 
     def remove(self, w: Workload) -> None:
-        if self.members.get(w.name) is w:
-            self._drop(w)
-        self.inadmissible.pop(w.name, None)
+        member = self.members.get(w.name)
+        if member is not None and member[1] is w:
+            self._drop(*member)
         if self.sticky is w:
             self.sticky = None
 
-    def _drop(self, w: Workload) -> None:
+    def _drop(self, pushed: int, w: Workload) -> None:
         del self.members[w.name]
-        shape = scheduling_shape(w)
-        group = self.by_shape[shape]
-        del group[w.name]
-        if not group:
-            del self.by_shape[shape]
-        index = bisect.bisect_left(self.order, (queue_order_key(w), w))
+        index = bisect.bisect_left(self.order, (queue_order_key(w), pushed))
         del self.order[index]
         if index < self.cursor:
             self.cursor -= 1
 
     def head(self) -> Workload | None:
-        if self.sticky is not None and self.members.get(self.sticky.name) is self.sticky:
-            return self.sticky
-        order, inadmissible = self.order, self.inadmissible
+        sticky = self.sticky
+        if sticky is not None:
+            member = self.members.get(sticky.name)
+            if member is not None and member[1] is sticky:
+                return sticky
+        order, aside = self.order, self.aside
         while self.cursor < len(order):
-            w = order[self.cursor][1]
-            if w.name not in inadmissible:
+            _, pushed, shape, w = order[self.cursor]
+            if not aside or pushed > aside.get(shape, 0):
                 return w
             self.cursor += 1
         return None
 
-    def set_aside(self, w: Workload) -> None:
+    def set_aside(self, w: Workload) -> bool:
         """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
-        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates)."""
+        SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates).
+        A sticky preemptor of that shape is marked too, to no effect: it is the head for as long as it is queued."""
         if self.strategy != BEST_EFFORT_FIFO:
-            return
-        self.inadmissible[w.name] = w
-        for other in self.by_shape.get(scheduling_shape(w), {}).values():
-            if other.name not in self.inadmissible and other is not self.sticky:
-                self.inadmissible[other.name] = other
+            return False
+        self.aside[scheduling_shape(w)] = self.pushes
+        return True
 
     def requeue_inadmissible(self) -> bool:
         """Put the workloads set aside back in the queue; whether there were any."""
-        if not self.inadmissible:
+        if not self.aside:
             return False
-        self.inadmissible = {}
+        self.aside = {}
         self.cursor = 0
         return True
 
@@ -164,6 +170,8 @@ class Scheduler:
         # order, which is the order of a cycle's entries.
         self._maybe_head: set[str] = set()
         self._rank = {name: i for i, name in enumerate(self.queues)}
+        self._with_aside: set[str] = set()  # queues holding workloads set aside
+        self._trees: dict[str, frozenset[str]] = {}  # root name -> the names of its tree's queues
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
         self.preemptors: set[str] = set()
@@ -171,6 +179,7 @@ class Scheduler:
         # for the differential test of the cache.
         self.cache_nominations = True
         self._nominations: dict[str, tuple] = {}
+        self._tournament_keys: dict[str, tuple] = {}
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
@@ -187,14 +196,19 @@ class Scheduler:
         """Quota was freed (or capacity changed): inadmissible workloads of the queue's cohort tree compete again
         (Kueue's QueueInadmissibleWorkloads); with no queue, of every queue."""
         if queue_name is None:
-            names = list(self.queues)
+            names = set(self._with_aside)
         else:
             queue = self.cluster.queues[queue_name]
             root = queue.root()
-            names = [q.name for q in root.subtree_queues()] if isinstance(root, Cohort) else [queue.name]
+            tree = self._trees.get(root.name)
+            if tree is None:
+                tree = self._trees[root.name] = frozenset(
+                    q.name for q in (root.subtree_queues() if isinstance(root, Cohort) else (queue,)))
+            names = self._with_aside & tree
         for name in names:
-            if self.queues[name].requeue_inadmissible():
-                self._maybe_head.add(name)
+            self.queues[name].requeue_inadmissible()
+        self._with_aside -= names
+        self._maybe_head |= names
 
     def heads(self) -> list[Workload]:
         """The head of every queue that has one, in the queues' order."""
@@ -235,7 +249,8 @@ class Scheduler:
             entry.workload.reserved_at = now
             self.withdraw(entry.workload)
         for entry in result.inadmissible:
-            self.queues[entry.queue.name].set_aside(entry.workload)
+            if self.queues[entry.queue.name].set_aside(entry.workload):
+                self._with_aside.add(entry.queue.name)
         # In StrictFIFO a head that does not fit stays at the head: no progress from it.
         result.inadmissible = [e for e in result.inadmissible if e.queue.queueing_strategy == BEST_EFFORT_FIFO]
         return result
@@ -259,10 +274,11 @@ class Scheduler:
         reads = StateReads()
         with cluster.tentative():
             assignment = assign_flavors(cluster, w, now, reads)
-            entry = Entry(w, queue, assignment)
+            targets = []
             if assignment.mode == PREEMPT:
-                entry.targets = get_targets(PreemptionContext(
+                targets = get_targets(PreemptionContext(
                     cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
             frs, nodes = tuple(reads.frs), tuple(reads.nodes)
             fr_version = cluster.fr_version
@@ -271,7 +287,7 @@ class Scheduler:
         return entry
 
     def _ordered(self, entries: list[Entry]):
-        if sum(1 for e in entries if not _inert(e)) <= 1:
+        if sum(1 for e in entries if not e.inert) <= 1:
             # Processing an inert entry changes nothing, so with at most one other entry the order cannot matter.
             yield from entries
             return
@@ -318,7 +334,7 @@ class Scheduler:
                  reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]]) -> None:
         mode = entry.assignment.mode
         if mode == NO_FIT:
-            entry.status, entry.reason = "inadmissible", "; ".join(entry.assignment.reasons) or "no flavor fits"
+            entry.status, entry.reason = "inadmissible", entry.assignment.no_fit_reason()
             return
         if mode == PREEMPT and not entry.targets:
             entry.status, entry.reason = "inadmissible", "needs preemption but no workload can be preempted"
@@ -355,7 +371,7 @@ class Scheduler:
         Kueue recomputes every share and reruns the whole tournament before each pop; the result is the same when
         only what can have changed is recomputed: popping an entry changes the winners of its ancestors only, and
         processing it changes usage on its own path only, hence the shares of the entries below its topmost
-        non-root ancestor. Once no entry that can change anything is left (see _inert), the order of the rest
+        non-root ancestor. Once no entry that can change anything is left (see Entry.inert), the order of the rest
         cannot matter and they are yielded as they are."""
         by_queue = {e.queue.name: e for e in entries}
         # Queues without a cohort come first, in entry order (the choice depends on nothing that processing an
@@ -363,17 +379,29 @@ class Scheduler:
         for entry in [e for e in by_queue.values() if e.queue.parent is None]:
             del by_queue[entry.queue.name]
             yield entry
+        # A subtree under a root whose entries are all inert takes no part: at the root the tournament is a plain
+        # minimum over the children's winners, so such a child's winner, when it is the minimum, is popped and
+        # changes nothing, and it never stands in for another entry (it does lower down, so only whole children of
+        # a root are left out). Its entries are yielded at the end.
+        inert_children: dict[int, bool] = {}
+        for entry in by_queue.values():
+            child = _root_child(entry.queue)
+            inert_children[id(child)] = inert_children.get(id(child), True) and entry.inert
+        left_out = [e for e in by_queue.values() if inert_children[id(_root_child(e.queue))]]
+        for entry in left_out:
+            del by_queue[entry.queue.name]
         tournament = _Tournament(self, by_queue)
-        active = sum(1 for e in by_queue.values() if not _inert(e))
+        active = sum(1 for e in by_queue.values() if not e.inert)
         while by_queue and active:
             root = next(iter(by_queue.values())).queue.root()
             entry = tournament.pop(root)  # type: ignore[arg-type]
-            active -= not _inert(entry)
+            active -= not entry.inert
             version = self.cluster.version
             yield entry
             if self.cluster.version != version:
                 tournament.usage_changed(entry)
         yield from list(by_queue.values())
+        yield from left_out
 
 
 class _Tournament:
@@ -384,10 +412,21 @@ class _Tournament:
         self.by_queue = by_queue
         self.keys: dict[tuple[int, str], tuple] = {}
         self.best: dict[int, Entry | None] = {}  # cohort id -> winner, while valid
+        # At the start of a cycle the usage is the lasting state: an entry's keys are a function of its assignment,
+        # whether it is a preemptor and the usage of its path below the root (the nodes' real_version), so keys
+        # from an earlier cycle are reused when these are the same.
+        memo = scheduler._tournament_keys
         for entry in by_queue.values():
-            self._entry_keys(entry)
+            w = entry.workload
+            path = [entry.queue] + [a for a in entry.queue.path_to_root() if a.parent is not None]
+            state = (entry.assignment, w.name not in scheduler.preemptors, tuple([n.real_version for n in path]))
+            cached = memo.get(w.name)
+            if cached is not None and cached[0] == state:
+                self.keys.update(cached[1])
+            else:
+                memo[w.name] = (state, self._entry_keys(entry))
 
-    def _entry_keys(self, entry: Entry) -> None:
+    def _entry_keys(self, entry: Entry) -> dict[tuple[int, str], tuple]:
         """computeDRS for one entry: its share at every ancestor cohort, as if its usage were added, folded with
         the rest of entryComparer.less into a key (lower wins; equal keys keep the earlier candidate)."""
         queue, w = entry.queue, entry.workload
@@ -395,11 +434,14 @@ class _Tournament:
         added = dict(usage_path(queue, requested))
         not_preemptor = w.name not in self.scheduler.preemptors
         share = dominant_resource_share(queue, added.get(queue))
+        keys = {}
         for ancestor in queue.path_to_root():
             # FairSharingPrioritizeNonBorrowing (on by default in v0.19): not borrowing at that level first.
-            self.keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
-                                                 -w.priority, w.timestamp)
+            keys[(id(ancestor), w.name)] = (not_preemptor, share.borrowing_on(requested), share_order(share),
+                                            -w.priority, w.timestamp)
             share = dominant_resource_share(ancestor, added.get(ancestor))
+        self.keys.update(keys)
+        return keys
 
     def _winner(self, cohort: Cohort) -> Entry | None:
         cid = id(cohort)
@@ -438,20 +480,20 @@ class _Tournament:
                 self._invalidate(queue)
 
 
+def _root_child(queue: QuotaNode) -> QuotaNode:
+    """The queue's ancestor (or the queue) whose parent is the root of its tree."""
+    node = queue
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
+
+
 def share_order(share: Share) -> tuple:
     """A sort key that orders shares as compare_shares does: a zero-weight queue that borrows after every other,
     among them by ratio; the rest by weighted share."""
     if share.zero_weight_borrows():
         return (1, share.ratio)
     return (0, share.weighted())
-
-
-def _inert(entry: Entry) -> bool:
-    """Whether processing the entry leaves everything as it was: it cannot fit, or needs preemption without a
-    target and its queue keeps no quota for it (reclaimWithinCohort Any, see _process)."""
-    mode = entry.assignment.mode
-    return mode == NO_FIT or (mode == PREEMPT and not entry.targets
-                              and entry.queue.preemption.reclaim_within_cohort == ANY)
 
 
 def evict(cluster: Cluster, workload: Workload) -> None:

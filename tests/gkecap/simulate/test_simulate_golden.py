@@ -19,3 +19,9 @@ import golden  # noqa: E402
 def test_output_unchanged(name: str):
     expected = json.loads((golden.DATA / f"{name}.json").read_text())
     assert json.loads(json.dumps(golden.cases()[name](), sort_keys=True)) == expected
+
+
+@pytest.mark.parametrize("case", sorted(golden.DIGESTS, key=str), ids=lambda c: "-".join(map(str, c[:3])))
+def test_heavier_output_unchanged(case):
+    teams, count, seed, horizon = case
+    assert golden.digest(golden.generated_json(teams, count, seed, horizon)) == golden.DIGESTS[case]
