@@ -30,7 +30,6 @@ from gkecap.components.gke import (
     region_of,
     reservation_value,
     service_account_issues,
-    slice_of,
 )
 from gkecap.components.issues import Issue
 

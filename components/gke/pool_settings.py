@@ -37,9 +37,7 @@ from gkecap.components.catalog import (
     HIGH_THROUGHPUT,
     GpuMachine,
     TpuSlice,
-    gpu_machine,
     gpu_units_per_vm,
-    is_gpu_machine_type,
     is_tpu_machine_type,
     tpu_slice,
 )

@@ -7,7 +7,6 @@ output directory, and no process of its session left behind (the policy pack).
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
