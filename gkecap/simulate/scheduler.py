@@ -169,6 +169,7 @@ class Scheduler:
         # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
         # order, which is the order of a cycle's entries.
         self._maybe_head: set[str] = set()
+        self._head_order: list[str] | None = []  # _maybe_head in the queues' order, rebuilt after it grows
         self._rank = {name: i for i, name in enumerate(self.queues)}
         self._with_aside: set[str] = set()  # queues holding workloads set aside
         self._trees: dict[str, frozenset[str]] = {}  # root name -> the names of its tree's queues
@@ -183,7 +184,9 @@ class Scheduler:
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
-        self._maybe_head.add(workload.cluster_queue)
+        if workload.cluster_queue not in self._maybe_head:
+            self._maybe_head.add(workload.cluster_queue)
+            self._head_order = None
 
     def withdraw(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].remove(workload)
@@ -208,17 +211,25 @@ class Scheduler:
         for name in names:
             self.queues[name].requeue_inadmissible()
         self._with_aside -= names
-        self._maybe_head |= names
+        if not names <= self._maybe_head:
+            self._maybe_head |= names
+            self._head_order = None
 
     def heads(self) -> list[Workload]:
         """The head of every queue that has one, in the queues' order."""
-        result = []
-        for name in sorted(self._maybe_head, key=self._rank.__getitem__):
-            w = self.queues[name].head()
+        if self._head_order is None:
+            self._head_order = sorted(self._maybe_head, key=self._rank.__getitem__)
+        result, empty = [], []
+        queues = self.queues
+        for name in self._head_order:
+            w = queues[name].head()
             if w is None:
-                self._maybe_head.discard(name)
+                empty.append(name)
             else:
                 result.append(w)
+        if empty:
+            self._maybe_head.difference_update(empty)
+            self._head_order = [name for name in self._head_order if name in self._maybe_head]
         return result
 
     # -- one cycle ------------------------------------------------------------------------------------------
