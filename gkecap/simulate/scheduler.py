@@ -31,6 +31,9 @@ from gkecap.simulate.quota_tree import (
 )
 
 
+NO_TARGET = "needs preemption but no workload can be preempted"
+
+
 @dataclass(slots=True)
 class Entry:
     workload: Workload
@@ -242,20 +245,26 @@ class Scheduler:
             return result
         preempted: dict[str, Workload] = {}
         reserved: list[tuple[ClusterQueue, dict[FlavorResource, int]]] = []
-        for entry in self._ordered(entries):
-            self._process(entry, preempted, reserved)
+        inert = [e for e in entries if e.inert]
+        for entry in inert:  # what processing them does, in any order
+            entry.status, entry.reason = "inadmissible", (
+                entry.assignment.no_fit_reason() if entry.assignment.mode == NO_FIT else NO_TARGET)
+        if len(inert) < len(entries):
+            for entry in self._ordered(entries):
+                if not entry.inert:
+                    self._process(entry, preempted, reserved)
         for queue, usage in reserved:
             cluster.remove_usage(queue, usage)
         for entry in entries:
-            if entry.status == "admitted":
+            if entry.status == "inadmissible":
+                result.inadmissible.append(entry)
+            elif entry.status == "admitted":
                 result.admitted.append(entry)
             elif entry.status == "preempting":
                 self.preemptors.add(entry.workload.name)
                 self.queues[entry.queue.name].sticky = entry.workload
                 for target in entry.targets:
                     result.preempted.append((target, entry.workload))
-            elif entry.status == "inadmissible":
-                result.inadmissible.append(entry)
         for entry in result.admitted:
             entry.workload.reserved_at = now
             self.withdraw(entry.workload)
@@ -348,7 +357,7 @@ class Scheduler:
             entry.status, entry.reason = "inadmissible", entry.assignment.no_fit_reason()
             return
         if mode == PREEMPT and not entry.targets:
-            entry.status, entry.reason = "inadmissible", "needs preemption but no workload can be preempted"
+            entry.status, entry.reason = "inadmissible", NO_TARGET
             # reserveCapacityForUnreclaimablePreempt: hold the quota unless the queue can always reclaim it.
             if entry.queue.preemption.reclaim_within_cohort != ANY:
                 usage = self._reserve_usage(entry)
