@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from gkecap.simulate.quota_tree import (
     Cohort,
@@ -185,6 +185,9 @@ class Cluster:
         # before it ends and bump neither; nor do usage reservations, which last one scheduling cycle.
         self.fr_version: dict[FlavorResource, int] = {}
         self._tentative = 0
+        # Called with (flavor-resources, quota nodes) after every lasting change (the scheduler drops the
+        # nominations that read them).
+        self.listeners: list[Callable[[list[FlavorResource], list[QuotaNode]], None]] = []
         # flavor-resource -> {queue name: how many of its admitted workloads use it}: the queues a preemption
         # search must look at, without walking every queue of the tree.
         self.users: dict[FlavorResource, dict[str, int]] = {}
@@ -248,12 +251,17 @@ class Cluster:
 
     def _lasting_change(self, queue: ClusterQueue, workload: Workload) -> None:
         versions = self.fr_version
-        for fr in workload.usage():
+        frs = list(workload.usage())
+        for fr in frs:
             versions[fr] = versions.get(fr, 0) + 1
+        nodes = []
         node: QuotaNode | None = queue
         while node is not None:  # usage flows up at most to the root: every ancestor may have changed
             node.real_version += 1
+            nodes.append(node)
             node = node.parent
+        for listener in self.listeners:
+            listener(frs, nodes)
 
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
         self.version += 1

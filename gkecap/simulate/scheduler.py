@@ -183,6 +183,8 @@ class Scheduler:
         # for the differential test of the cache.
         self.cache_nominations = True
         self._nominations: dict[str, tuple] = {}
+        self._readers: dict[object, set[str]] = {}  # a flavor-resource or id(quota node) -> nominations that read it
+        cluster.listeners.append(self._lasting_change)
         self._tournament_keys: dict[str, tuple] = {}
 
     def submit(self, workload: Workload) -> None:
@@ -280,17 +282,14 @@ class Scheduler:
 
         A nomination is a function of the workload and of the lasting state it read: the usage of some
         flavor-resources, the shares of some quota nodes, the order of some preemption candidates (StateReads).
-        When none of these changed since the workload was last nominated (Cluster.fr_version and each node's
-        real_version are unchanged), the answer is the same and is reused. This matters because Kueue sends every
+        It is kept until an admission or eviction changes one of these (Cluster.listeners), and reused meanwhile:
+        the answer would be the same. This matters because Kueue sends every
         inadmissible workload of a cohort tree back to its queue whenever quota is freed anywhere in the tree."""
         cluster = self.cluster
         queue = cluster.queues[w.cluster_queue]
         cached = self._nominations.get(w.name) if self.cache_nominations else None
         if cached is not None and cached[0] is w:
-            _, frs, nodes, versions, assignment, targets = cached
-            fr_version = cluster.fr_version
-            if versions == (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes])):
-                return Entry(w, queue, assignment, list(targets))
+            return Entry(w, queue, cached[1], list(cached[2]))
         reads = StateReads()
         with cluster.tentative():
             assignment = assign_flavors(cluster, w, now, reads)
@@ -300,11 +299,18 @@ class Scheduler:
                     cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
         entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
-            frs, nodes = tuple(reads.frs), tuple(reads.nodes)
-            fr_version = cluster.fr_version
-            versions = (tuple([fr_version.get(fr, 0) for fr in frs]), tuple([n.real_version for n in nodes]))
-            self._nominations[w.name] = (w, frs, nodes, versions, assignment, tuple(entry.targets))
+            self._nominations[w.name] = (w, assignment, tuple(targets))
+            readers = self._readers
+            for key in (*reads.frs, *map(id, reads.nodes)):
+                readers.setdefault(key, set()).add(w.name)
         return entry
+
+    def _lasting_change(self, frs: list[FlavorResource], nodes: list[QuotaNode]) -> None:
+        """Drop the nominations that read what an admission or eviction changed (Cluster.listeners)."""
+        readers, nominations = self._readers, self._nominations
+        for key in (*frs, *map(id, nodes)):
+            for name in readers.pop(key, ()):
+                nominations.pop(name, None)
 
     def _ordered(self, entries: list[Entry]):
         if sum(1 for e in entries if not e.inert) <= 1:
