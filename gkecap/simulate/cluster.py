@@ -157,6 +157,8 @@ class StateReads:
     frs: set[FlavorResource] = field(default_factory=set)
     nodes: set[QuotaNode] = field(default_factory=set)
     cacheable: bool = True
+    # The nomination's preemption candidates per set of needed flavor-resources (preemption._candidates_once).
+    candidates: dict = field(default_factory=dict)
 
     def merge(self, other: "StateReads") -> None:
         self.frs |= other.frs

@@ -173,7 +173,7 @@ class FlavorAssigner:
             mode = _BEST
             # What this flavor's answer read. A flavor that cannot fit depends only on the resource that did not
             # fit; when that one does not fit the quota the queue could ever use, on nothing that changes.
-            self.reads = StateReads() if reads is not None else None
+            self.reads = StateReads(candidates=reads.candidates) if reads is not None else None
             fr = None
             for resource, value in requests.items():
                 fr = (name, resource)

@@ -96,9 +96,11 @@ class PreemptionContext:
         self.now = now
         # Every answer reads the usage of these flavor-resources (fits, borrowing, candidates that use them).
         self.reads = reads
+        self.candidates_memo: dict | None = None
         if reads is not None:
             reads.frs.update(self.usage)
             reads.frs.update(needs_preemption)
+            self.candidates_memo = reads.candidates
 
     def read_candidates(self, candidates: Iterable[Workload], shares: bool) -> None:
         """Note that the answer depends on these candidates' order (their admission time, or `now` without one)
@@ -505,6 +507,18 @@ def _second_strategy(ctx: PreemptionContext, retry: list[Workload], targets: lis
     return False, targets
 
 
+def _candidates_once(ctx: PreemptionContext) -> list[Workload]:
+    """_find_candidates, once per nomination and set of needed flavor-resources: the flavor assigner's oracle and
+    the search for targets ask on the same snapshot (every what-if change between them is undone)."""
+    memo = ctx.candidates_memo
+    if memo is None:
+        return _find_candidates(ctx)
+    key = frozenset(ctx.needs_preemption)
+    if key not in memo:
+        memo[key] = _find_candidates(ctx)
+    return list(memo[key])
+
+
 def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> bool:
     """Whether the strategies must reject every candidate, before any is tried (the preemptor's usage is added).
 
@@ -536,7 +550,7 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
 
 def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
-    candidates = _find_candidates(ctx)
+    candidates = _candidates_once(ctx)
     if not candidates:
         return []
     ctx.read_candidates(candidates, shares=True)
