@@ -76,7 +76,13 @@ class PodSet:
     node_selector: Mapping[str, str] = field(default_factory=dict)
 
     def total(self) -> dict[str, int]:
-        return {r: v * self.count for r, v in self.requests.items()}
+        """Requests of all its pods (memoised: a pod set is not edited once its workload is built)."""
+        cached = self.__dict__.get("_total")
+        if cached is not None and cached[0] == self.count and cached[1] is self.requests:
+            return cached[2]
+        result = {r: v * self.count for r, v in self.requests.items()}
+        self.__dict__["_total"] = (self.count, self.requests, result)
+        return result
 
 
 @dataclass(eq=False)
