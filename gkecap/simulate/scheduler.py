@@ -57,10 +57,12 @@ class CycleResult:
     admitted: list[Entry] = field(default_factory=list)
     preempted: list[tuple[Target, Workload]] = field(default_factory=list)  # (target, preemptor)
     inadmissible: list[Entry] = field(default_factory=list)
+    # Heads set aside on a kept inert answer without an Entry (Scheduler.cycle), BestEffortFIFO only.
+    set_aside_quietly: list[Workload] = field(default_factory=list)
 
     @property
     def progress(self) -> bool:
-        return bool(self.admitted or self.preempted or self.inadmissible)
+        return bool(self.admitted or self.preempted or self.inadmissible or self.set_aside_quietly)
 
 
 def scheduling_shape(w: Workload) -> tuple:
@@ -175,6 +177,7 @@ class Scheduler:
         self._head_order: list[str] | None = []  # _maybe_head in the queues' order, rebuilt after it grows
         self._rank = {name: i for i, name in enumerate(self.queues)}
         self._with_aside: set[str] = set()  # queues holding workloads set aside
+        self._top = {name: id(_root_child(q)) for name, q in cluster.queues.items()}  # queue -> its root's child
         self._trees: dict[str, frozenset[str]] = {}  # root name -> the names of its tree's queues
         # Workloads that issued preemptions and wait for the freed quota. Kueue's PrioritizePreemptorWorkloads
         # (alpha in v0.19) processes them first; the simulator always does, because its evictions take no time.
@@ -241,8 +244,28 @@ class Scheduler:
 
     def cycle(self, now: float) -> CycleResult:
         cluster = self.cluster
-        entries = [self._nominate(w, now) for w in self.heads()]
         result = CycleResult()
+        # Heads with a kept inert answer change nothing when processed; they matter only through the tournament's
+        # order, and only under a root's child that also holds an entry that can change something (see
+        # _tournament). Elsewhere they are set aside without an Entry: most heads, after every release.
+        entries, quiet = [], []
+        kept = self._nominations if self.cache_nominations else {}
+        for w in self.heads():
+            answer = kept.get(w.name)
+            if answer is not None and answer[0] is w and answer[3]:
+                quiet.append((w, answer))
+            else:
+                entries.append(self._nominate(w, now))
+        if quiet:
+            top = self._top
+            busy = {top[e.queue.name] for e in entries if not e.inert}
+            for w, answer in quiet:
+                queue = cluster.queues[w.cluster_queue]
+                if busy and top[queue.name] in busy:
+                    entries.append(Entry(w, queue, answer[1], list(answer[2])))
+                elif self.queues[queue.name].set_aside(w):
+                    self._with_aside.add(queue.name)
+                    result.set_aside_quietly.append(w)
         if not entries:
             return result
         preempted: dict[str, Workload] = {}
@@ -299,7 +322,7 @@ class Scheduler:
                     cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
         entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
-            self._nominations[w.name] = (w, assignment, tuple(targets))
+            self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert)
             readers = self._readers
             for key in (*reads.frs, *map(id, reads.nodes)):
                 readers.setdefault(key, set()).add(w.name)

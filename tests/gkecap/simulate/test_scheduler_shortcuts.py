@@ -71,13 +71,19 @@ def test_no_target_test_agrees_with_the_full_search(monkeypatch, organisation):
 
 
 def _nominations(monkeypatch, teams: int, count: int, seed: int, *, cache: bool) -> tuple[int, int]:
-    """(nominations asked for, nominations computed) in one simulation."""
+    """(heads nominated, nominations computed) in one simulation."""
     from gkecap.simulate import scheduler
 
     computed, asked = [], []
-    assign, nominate = scheduler.assign_flavors, scheduler.Scheduler._nominate
+    assign, heads = scheduler.assign_flavors, scheduler.Scheduler.heads
     monkeypatch.setattr(scheduler, "assign_flavors", lambda *a, **k: computed.append(1) or assign(*a, **k))
-    monkeypatch.setattr(scheduler.Scheduler, "_nominate", lambda self, w, now: asked.append(1) or nominate(self, w, now))
+
+    def counted_heads(self):
+        result = heads(self)
+        asked.extend(result)
+        return result
+
+    monkeypatch.setattr(scheduler.Scheduler, "heads", counted_heads)
     _simulate(monkeypatch, teams, count, seed, cache=cache, horizon=None)
     return len(asked), len(computed)
 
