@@ -187,14 +187,12 @@ class Cluster:
                  fair_sharing: bool = False, fair_strategies: tuple[str, ...] = DEFAULT_FAIR_STRATEGIES):
         self.fair_strategies = fair_strategies
         self.version = 0  # bumped on every usage change
-        # Versions of the lasting state, for the scheduler's nomination cache: per flavor-resource, bumped when a
-        # workload using it is admitted or evicted; per quota node (`QuotaNode.real_version`), when its usage
-        # changes that way. Changes made inside `tentative()` (a preemption search, a fit check) are undone
-        # before it ends and bump neither; nor do usage reservations, which last one scheduling cycle.
-        self.fr_version: dict[FlavorResource, int] = {}
+        # Lasting changes are admissions and evictions: they bump the usage version of each quota node they change
+        # (`QuotaNode.real_version`) and are told to `listeners` as (flavor-resources, quota nodes), so that the
+        # scheduler drops the nominations that read them. Changes made inside `tentative()` (a preemption search, a
+        # fit check) are undone before it ends and are not lasting; nor are usage reservations, which last one
+        # scheduling cycle.
         self._tentative = 0
-        # Called with (flavor-resources, quota nodes) after every lasting change (the scheduler drops the
-        # nominations that read them).
         self.listeners: list[Callable[[list[FlavorResource], list[QuotaNode]], None]] = []
         # flavor-resource -> {queue name: how many of its admitted workloads use it}: the queues a preemption
         # search must look at, without walking every queue of the tree.
@@ -258,10 +256,7 @@ class Cluster:
             self._lasting_change(queue, workload)
 
     def _lasting_change(self, queue: ClusterQueue, workload: Workload) -> None:
-        versions = self.fr_version
         frs = list(workload.usage())
-        for fr in frs:
-            versions[fr] = versions.get(fr, 0) + 1
         nodes = []
         node: QuotaNode | None = queue
         while node is not None:  # usage flows up at most to the root: every ancestor may have changed

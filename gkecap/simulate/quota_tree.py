@@ -48,7 +48,7 @@ class QuotaNode:
     subtree_quota: dict[FlavorResource, int] = field(default_factory=dict)
     usage: dict[FlavorResource, int] = field(default_factory=dict)
     version: int = 0  # bumped whenever `usage` changes (caches the node's share)
-    real_version: int = 0  # bumped when an admission or eviction changes `usage` (Cluster.fr_version)
+    real_version: int = 0  # bumped when an admission or eviction changes `usage` (Cluster._lasting_change)
 
     @property
     def has_parent(self) -> bool:
