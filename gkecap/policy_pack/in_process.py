@@ -140,6 +140,9 @@ class InProcessPack(PolicyPackProcess):
             self._connected.set()
             return self
 
+    def _first_call_options(self) -> dict[str, Any]:
+        return {}  # no connection to wait for
+
     def close(self) -> None:
         self._stub = None
         self._servicer = None

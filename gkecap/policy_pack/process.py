@@ -188,11 +188,17 @@ class PolicyPackProcess:
                 self._wait_exit()
                 raise PolicyPackError(f"policy pack {self.pack_dir} failed to start:\n{self.stderr_tail() or port or '(no output)'}")
             self._channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=_CHANNEL_OPTIONS)
-            grpc.channel_ready_future(self._channel).result(timeout=self.start_timeout)
             self._stub = analyzer_pb2_grpc.AnalyzerStub(self._channel)
+            # The first call waits for the connection (wait_for_ready) rather than grpc.channel_ready_future: that
+            # future polls from a thread of its own, which raised "Channel closed!" on stderr, and kept this call
+            # waiting for the whole start-up timeout, when close() came first (a program that ended early).
             self._startup_calls()
             self._connected.set()
             return self
+
+    def _first_call_options(self) -> dict[str, Any]:
+        """The first call waits until the pack accepts connections, within the start-up timeout."""
+        return {"wait_for_ready": True, "timeout": self.start_timeout}
 
     def _startup_calls(self) -> None:
         """The engine's first calls once connected: Handshake, ConfigureStack (a pack may implement neither)."""
@@ -202,6 +208,7 @@ class PolicyPackProcess:
             analyzer_pb2.AnalyzerHandshakeRequest(
                 engine_address=self.engine_address, root_directory=str(self.pack_dir), program_directory=str(self.pack_dir)
             ),
+            **self._first_call_options(),
         )
         self._optional_call(
             self._stub.ConfigureStack,
@@ -223,9 +230,9 @@ class PolicyPackProcess:
                 self._process.kill()
             time.sleep(0.05)  # let the stderr reader collect the last lines
 
-    def _optional_call(self, method: Any, request: Any) -> Any:
+    def _optional_call(self, method: Any, request: Any, **options: Any) -> Any:
         try:
-            return method(request)
+            return method(request, **options)
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
                 return None
