@@ -407,12 +407,16 @@ class _QueueOrdering:
         return dominant_resource_share(preemptor_side), dominant_resource_share(target_side)
 
     def target_share_after_removal(self, target: QuotaNode, w: Workload) -> Share:
-        cluster = self.ctx.cluster
-        cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
-        try:
-            return dominant_resource_share(self.almost_lcas(target)[1])
-        finally:
-            cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
+        return share_after_removal(self.ctx.cluster, target, self.almost_lcas(target)[1], w)
+
+
+def share_after_removal(cluster: Cluster, target: QuotaNode, side: QuotaNode, w: Workload) -> Share:
+    """The share of `side` (the target's side of the almost-LCA) if `w` were evicted from `target`."""
+    cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
+    try:
+        return dominant_resource_share(side)
+    finally:
+        cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
 
 
 def almost_lcas(preemptor_queue: QuotaNode, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
@@ -539,12 +543,9 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
         compared = compare_shares(preemptor_new, target_old)
         if compared < 0:
             return False
-        if compared == 0:  # evicting lowers the target's share: only an equal share can pass after
-            cluster.remove_usage(target, w.usage())  # type: ignore[arg-type]
-            target_new = dominant_resource_share(theirs)
-            cluster.add_usage(target, w.usage())  # type: ignore[arg-type]
-            if compare_shares(preemptor_new, target_new) <= 0:
-                return False
+        # Evicting lowers the target's share: only from an equal share can the final share still pass.
+        if compared == 0 and compare_shares(preemptor_new, share_after_removal(cluster, target, theirs, w)) <= 0:
+            return False
     return True
 
 

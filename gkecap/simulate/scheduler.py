@@ -432,11 +432,12 @@ class Scheduler:
         # minimum over the children's winners, so such a child's winner, when it is the minimum, is popped and
         # changes nothing, and it never stands in for another entry (it does lower down, so only whole children of
         # a root are left out). Its entries are yielded at the end.
+        top = self._top
         inert_children: dict[int, bool] = {}
         for entry in by_queue.values():
-            child = _root_child(entry.queue)
-            inert_children[id(child)] = inert_children.get(id(child), True) and entry.inert
-        left_out = [e for e in by_queue.values() if inert_children[id(_root_child(e.queue))]]
+            child = top[entry.queue.name]
+            inert_children[child] = inert_children.get(child, True) and entry.inert
+        left_out = [e for e in by_queue.values() if inert_children[top[e.queue.name]]]
         for entry in left_out:
             del by_queue[entry.queue.name]
         tournament = _Tournament(self, by_queue)

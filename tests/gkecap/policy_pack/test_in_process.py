@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from gkecap.cli import app
 from gkecap.plan import PlanError, plan
+from testkit.cli_process import run_gkecap
 from testkit.engine_fixtures import MINI_PACK, PROGRAMS
 
 # A node pool a resource rule rejects (mandatory) and a ClusterQueue two stack rules flag (advisory).
@@ -60,3 +61,14 @@ def test_environment_variable_turns_it_on(monkeypatch):
                                 env={"GKECAP_PACK_IN_PROCESS": "1"})
     assert result.exit_code == 2
     assert "--pack-in-process runs only the bundled" in result.stderr
+
+
+def test_the_console_flag_gives_the_same_json(tmp_path):
+    """As a user runs it: the installed command, --format json piped, with and without --pack-in-process."""
+    def violations(*flag: str) -> list:
+        run = run_gkecap(["plan", "--program", str(RAW), "--format", "json", *flag], cwd=tmp_path)
+        assert run.exit_code == 1, run.stderr  # the raw program has a mandatory violation
+        return json.loads(run.stdout)["violations"]
+
+    found = violations()
+    assert found and violations("--pack-in-process") == found
