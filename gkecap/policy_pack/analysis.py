@@ -7,6 +7,7 @@ itself is a gkecap.policy_pack.process.PolicyPackProcess.
 
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 import time
@@ -21,15 +22,22 @@ from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.secret_redaction import redact, secret_texts
 from gkecap.policy_pack.results import Diagnostic, PolicyResult
 
-_IN_FLIGHT = 16  # Analyze calls kept in flight while streaming
+_BACKLOG = 512  # Analyze calls in flight before a submitter waits for the oldest (bounds the requests held)
 
 
 class StreamingAnalysis:
     """Analyze resources while the program still registers them, as the engine does during a preview.
 
-    `start()` connects and configures the pack on a worker thread; `submit(record)` queues a resource;
-    `finish(records)` waits for the per-resource calls and runs AnalyzeStack. The worker keeps a few
-    Analyze calls in flight so the pack (another process) works in parallel with the program.
+    `start()` connects and configures the pack on a worker thread; `submit(record)` hands over a resource;
+    `finish(records)` waits for the per-resource calls and runs AnalyzeStack.
+
+    Once the pack is configured, `submit` starts the resource's Analyze call itself (gRPC sends it without the
+    GIL). A worker thread that took each record from a queue needed the GIL several times per resource (take,
+    send, collect), and the program's threads hold it in 5 ms turns: at 1,000 teams the pack saw almost no
+    resource until the program ended, then analyzed 5,478 of them while the user waited (5 s; measured,
+    benchmarks/RESULTS.md). Records submitted before the pack is configured wait in a list the worker drains.
+    With a `remediate` policy each resource is remediated, then analyzed, one at a time on the worker, as
+    the engine does.
     """
 
     def __init__(self, pack: PolicyPackProcess, policy_config: Mapping[str, PolicySettings] | None = None) -> None:
@@ -37,6 +45,9 @@ class StreamingAnalysis:
         self.policy_config = policy_config
         self._queue: queue.SimpleQueue[ResourceRecord | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="policy-analysis", daemon=True)
+        self._lock = threading.Lock()
+        self._direct = False  # configured, nothing to remediate: submitters send the calls themselves
+        self._in_flight: collections.deque[tuple[str, grpc.Future]] = collections.deque()
         self._providers: dict[str, ResourceRecord] = {}
         self._diagnostics: list[Diagnostic] = []
         self._error: BaseException | None = None
@@ -51,12 +62,22 @@ class StreamingAnalysis:
         return self
 
     def submit(self, record: ResourceRecord) -> None:
-        self._queue.put(record)
+        with self._lock:
+            if self._direct and self._error is None:
+                self._send(record)
+            else:  # put under the lock: the worker's switch to direct sending sees it (`_go_direct`)
+                self._queue.put(record)
 
     def finish(self, records: Sequence[ResourceRecord], *, while_waiting: Callable[[], object] | None = None) -> PolicyResult:
         """Wait for the Analyze calls, then run AnalyzeStack; `while_waiting` runs while the pack analyzes the stack."""
         self._queue.put(None)
         self._thread.join()
+        with self._lock:
+            if self._error is None:
+                try:
+                    self._collect(0)
+                except BaseException as exc:  # noqa: BLE001 -- raised below
+                    self._error = exc
         if self._error is not None:
             raise self._error
         providers = {r.urn: r for r in records if r.is_provider}
@@ -76,17 +97,38 @@ class StreamingAnalysis:
         self.pack.close()
         self._thread.join(timeout=30)
 
+    def _send(self, record: ResourceRecord) -> None:
+        """Start `record`'s Analyze call (under the lock: one order of calls, providers seen before their users)."""
+        try:
+            if record.is_provider:
+                self._providers[record.urn] = record
+            provider = messages.provider_of(record, self._providers)
+            self._in_flight.append((record.urn, self.pack.analyze_future(record, provider)))
+            self._analyzed += 1
+            # Harvest what has come back; wait for the oldest only when too many calls are out.
+            while self._in_flight and (len(self._in_flight) > _BACKLOG or self._in_flight[0][1].done()):
+                urn, future = self._in_flight.popleft()
+                self._diagnostics.extend(self.pack.analyzed(future, urn))
+        except BaseException as exc:  # noqa: BLE001 -- re-raised by finish(); the program goes on meanwhile
+            self._error = exc
+
+    def _collect(self, keep: int) -> None:
+        while len(self._in_flight) > keep:
+            urn, future = self._in_flight.popleft()
+            self._diagnostics.extend(self.pack.analyzed(future, urn))
+
     def _work(self) -> None:
-        # Whether the stop signal (None) was taken: a failure after it (one of the last in-flight calls) must not
-        # wait for a second one that never comes (that hung the run).
+        # Whether the stop signal (None) was taken: a failure after it must not wait for a second one that never
+        # comes (that hung the run).
         stopped = False
         try:
             self.pack.connect()
             self.pack.info()
             self.pack.plugin_version()
             self._config = self.pack.configure(self.policy_config)
-            remediate = any(s.enforcement_level == "remediate" for s in self._config.values())
-            in_flight: list[tuple[str, grpc.Future]] = []
+            if not any(s.enforcement_level == "remediate" for s in self._config.values()):
+                stopped = self._go_direct()
+                return
             while True:
                 record = self._queue.get()
                 if record is None:
@@ -95,19 +137,32 @@ class StreamingAnalysis:
                 if record.is_provider:
                     self._providers[record.urn] = record
                 provider = messages.provider_of(record, self._providers)
-                if remediate:
-                    record = self._remediated(record, provider)
-                in_flight.append((record.urn, self.pack.analyze_future(record, provider)))
+                record = self._remediated(record, provider)
+                self._diagnostics.extend(self.pack.analyzed(self.pack.analyze_future(record, provider), record.urn))
                 self._analyzed += 1
-                if len(in_flight) >= _IN_FLIGHT:
-                    urn, future = in_flight.pop(0)
-                    self._diagnostics.extend(self.pack.analyzed(future, urn))
-            for urn, future in in_flight:
-                self._diagnostics.extend(self.pack.analyzed(future, urn))
         except BaseException as exc:  # noqa: BLE001 -- re-raised by finish()
             self._error = exc
             while not stopped and self._queue.get() is not None:  # let submitters finish
                 pass
+
+    def _go_direct(self) -> bool:
+        """Send what was queued before the pack was ready, then let submitters send (True if the stop was taken)."""
+        while True:
+            try:
+                record = self._queue.get_nowait()
+            except queue.Empty:
+                with self._lock:
+                    # Checked again under the lock: a submitter that found `_direct` false has queued already.
+                    if self._queue.empty():
+                        self._direct = True
+                        return False
+                continue
+            if record is None:
+                return True
+            with self._lock:
+                self._send(record)
+                if self._error is not None:
+                    raise self._error
 
     def _remediated(self, record: ResourceRecord, provider: ResourceRecord | None) -> ResourceRecord:
         response = self.pack.remediate(record, provider)

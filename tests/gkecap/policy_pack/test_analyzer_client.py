@@ -118,6 +118,46 @@ def test_streaming_analysis_makes_every_call(pack):
     assert sorted((d.policy, d.urn.rsplit("::", 1)[-1]) for d in result.diagnostics) == [("max-nodes", "big"), ("protected-pools", "big")]
 
 
+def test_streaming_analysis_analyzes_resources_submitted_before_and_after_the_pack_is_ready(pack):
+    early = [STACK, _pool("early-big", 6)]
+    late = [_pool(f"late-{i}", 3 + i % 2 * 3) for i in range(40)]  # every other one above the limit
+    analysis = StreamingAnalysis(pack).start()
+    for record in early:  # the pack is still being configured: these wait for it
+        analysis.submit(record)
+    analysis._thread.join(timeout=60)  # the worker ends once the pack is configured; submit() then sends itself
+    assert not analysis._thread.is_alive()
+    for record in late:
+        analysis.submit(record)
+    result = analysis.finish(early + late)
+    assert result.analyzed == 42
+    flagged = [d.urn.rsplit("::", 1)[-1] for d in result.diagnostics if d.policy == "max-nodes"]
+    assert flagged == ["early-big"] + [r.name for r in late if r.inputs["autoscaling"]["totalMaxNodeCount"] > 2]
+
+
+def test_streaming_analysis_analyzes_what_a_remediate_policy_left(tmp_path):
+    remediating = tmp_path / "remediating"
+    shutil.copytree(MINI_PACK, remediating)
+    source = (remediating / "__main__.py").read_text()
+    source = source.replace("    policies=[\n", """    policies=[
+        ResourceValidationPolicy(
+            "cap-nodes",
+            "Caps node pools at 2 nodes.",
+            remediate=lambda args: {**args.props, "autoscaling": {**args.props["autoscaling"], "totalMaxNodeCount": 2}}
+            if args.resource_type == NODE_POOL else None,
+            enforcement_level=EnforcementLevel.REMEDIATE,
+        ),
+""", 1).replace("import EnforcementLevel, PolicyPack", "import EnforcementLevel, PolicyPack, ResourceValidationPolicy")
+    (remediating / "__main__.py").write_text(source)
+    records = [STACK, _pool("big", 6), _pool("huge", 9)]
+    with PolicyPackProcess(remediating, project="demo", stack="dev") as process:
+        analysis = StreamingAnalysis(process).start()
+        for record in records:
+            analysis.submit(record)
+        result = analysis.finish(records)
+    assert result.analyzed == 3
+    assert [d.policy for d in result.diagnostics if d.policy == "max-nodes"] == []  # Analyze saw the capped pools
+
+
 def test_a_pack_that_fails_to_start_reports_its_error(tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(MINI_PACK, broken)
