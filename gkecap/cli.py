@@ -8,6 +8,7 @@ never pay for the Pulumi SDKs, gRPC or the policy pack that `gkecap plan` needs.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from importlib import metadata
 from typing import Any, NamedTuple
@@ -120,3 +121,6 @@ def main() -> None:
         raise SystemExit(exc.exit_code) from None
     finally:
         shutdown.stop_children()
+        # The interpreter's last collections would traverse every object a large plan left (0.9 s of a 300-team
+        # plan's exit, measured); frozen objects are not traversed, and are still freed with the process.
+        gc.freeze()

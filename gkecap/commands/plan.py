@@ -103,16 +103,19 @@ def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | 
         if os.environ.get("GKECAP_DEBUG"):
             traceback.print_exc()
         _invalid(output, [f"internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"])
-    if output is OutputFormat.json:
-        from gkecap.report import render_json
+    # The output of a large plan allocates as much as its run, over a heap of every resource: with the default
+    # thresholds, its full collections made a 1,000-team JSON document take 1.23 s instead of 0.27 s (measured).
+    with fewer_collections():
+        if output is OutputFormat.json:
+            from gkecap.report import render_json
 
-        sys.stdout.write(render_json(result) + "\n")
-    elif output is OutputFormat.sarif:
-        _print_sarif(result, result.diagnostics)
-    else:
-        from gkecap.report import render_plan
+            sys.stdout.write(render_json(result) + "\n")
+        elif output is OutputFormat.sarif:
+            _print_sarif(result, result.diagnostics)
+        else:
+            from gkecap.report import render_plan
 
-        render_plan(result, stdout_console(), written=written)
+            render_plan(result, stdout_console(), written=written)
     raise typer.Exit(result.exit_code)
 
 
