@@ -11,9 +11,15 @@ from __future__ import annotations
 import gc
 
 from pulumi_policy import PolicyPack
+from pulumi_policy import policy as pulumi_policy_internals
 
 from gkecap.policies import pack_definition
 from gkecap.policies.collector import THRESHOLDS
+from gkecap.policies.stack_servicer import servicer_class
+
+# PolicyPack serves an instance of this class: pulumi_policy's servicer, or its subclass whose AnalyzeStack reads
+# the stack once, straight from the request (stack_servicer.py: same findings, a fraction of the memory).
+pulumi_policy_internals._PolicyAnalyzerServicer = servicer_class()
 
 # The pack's modules stay loaded for its life: out of the collector's way; and fewer collections (collector.py).
 gc.freeze()

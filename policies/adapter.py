@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from google.protobuf import json_format
 from pulumi_policy import (
     EnforcementLevel,
     PolicyConfigSchema,
@@ -38,6 +39,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
+from pulumi_policy.deserialize import SPECIAL_SIG_KEY, _deserialize_property
 from pulumi_policy.proxy import (
     UNKNOWN_ARCHIVE_VALUE,
     UNKNOWN_ARRAY_VALUE,
@@ -193,6 +195,83 @@ def stack_resource_view(r: Any) -> tuple[ResourceView, list[str] | None]:
         provider=_provider(r.provider),
     )
     return view, unknown_at
+
+
+def request_resource_view(
+    r: Any, urns: Collection[str], options: Any, providers: dict[tuple, ProviderView | None]
+) -> tuple[ResourceView, list[str] | None]:
+    """`stack_resource_view` of an AnalyzeStack request's resource (an AnalyzerResource message), read straight
+    from its Structs: the same view, without pulumi_policy's dict, deserialized copy and proxies in between.
+
+    `urns`: the request's resources (pulumi_policy links a parent or dependency only when it is one of them);
+    `options`: the servicer's PolicyResourceOptions of `r`; `providers`: views already made, shared by key."""
+    props, unknown_at = plain_struct(r.properties)
+    parent = r.parent if r.parent and r.parent in urns else None
+    view = ResourceView(
+        type=r.type,
+        name=r.name,
+        urn=r.urn,
+        props=props,
+        options=_options(options),
+        parent=parent or options.parent or None,
+        dependencies=tuple(d for d in r.dependencies if d in urns),
+        property_dependencies={k: tuple(d for d in v.urns if d in urns) for k, v in r.propertyDependencies.items()},
+        provider=_request_provider(r, providers),
+    )
+    return view, unknown_at
+
+
+def _request_provider(r: Any, providers: dict[tuple, ProviderView | None]) -> ProviderView | None:
+    if not r.HasField("provider"):
+        return None
+    p = r.provider
+    # Every resource of a provider carries its properties (a kubeconfig...): one view per distinct provider.
+    key = (p.type, p.name, p.urn, p.properties.SerializeToString(deterministic=True))
+    if key not in providers:
+        providers[key] = ProviderView(type=p.type, name=p.name, urn=p.urn, props=plain_struct(p.properties)[0])
+    return providers[key]
+
+
+def plain_struct(struct: Any) -> tuple[dict, list[str] | None]:
+    """A protobuf Struct of resource properties -> what `_plain_props` gives for pulumi_policy's conversion of
+    it (`MessageToDict`, `deserialize_properties`, proxies): plain data, unknowns as `UNKNOWN`, integral numbers
+    as int, secrets unwrapped, assets and archives as the SDK's objects; and the path of the first unknown."""
+    seen: list[bool] = []
+    # The properties themselves are a plain map, as deserialize_properties reads them; nested maps may be special.
+    plain = {k: _plain_value(v, seen) for k, v in struct.fields.items()}
+    return plain, (_unknown_path(plain, []) if seen else None)
+
+
+def _plain_fields(struct: Any, seen: list[bool]) -> Any:
+    fields = struct.fields
+    if SPECIAL_SIG_KEY in fields:  # a secret, asset or archive: rare, so pulumi_policy's own decoding
+        return _plain(_deserialize_property(json_format.MessageToDict(struct)), lambda: seen.append(True))
+    return {k: _plain_value(v, seen) for k, v in fields.items()}
+
+
+def _plain_value(value: Any, seen: list[bool]) -> Any:
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        text = value.string_value
+        if text in _UNKNOWNS:
+            seen.append(True)
+            return UNKNOWN
+        return text
+    if kind == "number_value":
+        number = value.number_value
+        if number != number or number in (_INFINITY, -_INFINITY):  # what MessageToDict refuses, refused alike
+            raise ValueError(f"Fail to serialize {number} for Value.number_value")
+        return int(number) if number.is_integer() else number
+    if kind == "struct_value":
+        return _plain_fields(value.struct_value, seen)
+    if kind == "list_value":
+        return [_plain_value(v, seen) for v in value.list_value.values]
+    if kind == "bool_value":
+        return value.bool_value
+    return None  # null_value, or no kind set (MessageToDict gives None for both)
+
+
+_INFINITY = float("inf")
 
 
 def _policy_settings(

@@ -24,7 +24,7 @@ its own policy, as it did before (slower, same findings: tests/policies/test_rul
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,29 +176,50 @@ def _resource_runner(declarations: list[PolicyDeclaration]) -> ResourceValidatio
 
 _READ: dict = {}  # what a stack resource's props are once the runner has read them
 
+ViewsOf = Callable[[Callable[[str], bool]], list[tuple[ResourceView, "list[str] | None"]]]
 
-def _stack_runner(declarations: list[PolicyDeclaration]) -> StackValidationPolicy:
-    def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
-        reporter = _Reporter.of(report_violation)
-        enabled = _enabled(reporter, declarations)
+
+class StackRunner(StackValidationPolicy):
+    """The pack's one stack policy: runs every stack rule over views of the stack's resources.
+
+    pulumi_policy calls it with AnalyzeStack's resources already converted (`validate`); the pack's
+    `stack_servicer.StackServicer` calls `check` with views it read straight from the request instead."""
+
+    def __init__(self, declarations: list[PolicyDeclaration]) -> None:
+        self.declarations = declarations
+
+        def validate(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+            def views_of(wanted: Callable[[str], bool]) -> list[tuple[ResourceView, list[str] | None]]:
+                views = []
+                for r in args.resources:
+                    if wanted(r.resource_type):
+                        views.append(adapter.stack_resource_view(r))  # converted once for every stack rule
+                    # pulumi_policy builds these resources for this one call (AnalyzeStack, per stack policy); once
+                    # read, their property proxies (a container, a proxy and a path list per value) are freed, not
+                    # held beside the views.
+                    r.props = _READ
+                return views
+
+            self.check(_Reporter.of(report_violation), views_of)
+
+        super().__init__(
+            name=STACK_RUNNER,
+            description="Runs every stack rule of the gke-capacity pack over the stack, read once; each rule reports under its own name.",
+            validate=validate,
+            enforcement_level=EnforcementLevel.ADVISORY,
+        )
+
+    def check(self, reporter: _Reporter, views_of: ViewsOf) -> None:
+        """Run the enabled stack rules over `views_of(wanted)`: views of the resources whose type one wants."""
+        enabled = _enabled(reporter, self.declarations)
         if not enabled:
             return
-        views: list[tuple[ResourceView, list[str] | None]] = []
-        for r in args.resources:
-            if any(d.rule.matches(r.resource_type) for d, _ in enabled):
-                views.append(adapter.stack_resource_view(r))  # converted once for every stack rule
-            # pulumi_policy builds these resources for this one call (AnalyzeStack, per stack policy); once read,
-            # their property proxies (a container, a proxy and a path list per value) are freed, not held
-            # beside the views: the pack's peak memory is the stack's proxies, not the proxies plus the views.
-            r.props = _READ
+        views = views_of(lambda resource_type: any(d.rule.matches(resource_type) for d, _ in enabled))
         for declaration, level in enabled:
             mine = [(v, u) for v, u in views if declaration.rule.matches(v.type)]
             unknown_at = next((u for _, u in mine if u), None)
             _report(reporter, declaration, level, [v for v, _ in mine], unknown_at)
 
-    return StackValidationPolicy(
-        name=STACK_RUNNER,
-        description="Runs every stack rule of the gke-capacity pack over the stack, read once; each rule reports under its own name.",
-        validate=validate,
-        enforcement_level=EnforcementLevel.ADVISORY,
-    )
+
+def _stack_runner(declarations: list[PolicyDeclaration]) -> StackValidationPolicy:
+    return StackRunner(declarations)

@@ -89,11 +89,10 @@ class _InProcessStub:
 
 def bundled_servicer() -> Any:
     """pulumi_policy's Analyzer servicer for the bundled pack, built as `PolicyPack(...)` builds it."""
-    from pulumi_policy.policy import _PolicyAnalyzerServicer
-
     from gkecap.policies import pack_definition
+    from gkecap.policies.stack_servicer import servicer_class
 
-    class Servicer(_PolicyAnalyzerServicer):
+    class Servicer(servicer_class()):  # type: ignore[misc] -- the class the pack process serves
         def _configure_runtime_settings(self) -> None:
             # The pack process configures the SDK from its environment on every call; here the pack's context
             # was configured once from the same values (InProcessPack.start), and gkecap's environment stays out.

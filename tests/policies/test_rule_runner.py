@@ -97,11 +97,15 @@ def test_the_pack_says_each_rules_kind():
 
 
 def test_stack_runner_frees_each_resources_proxies_once_read(monkeypatch):
-    # The pack's peak memory: pulumi_policy's property proxies of a stack resource are dropped once the runner
-    # has its view, not held beside the views. Run in process, where the resources can be seen afterwards.
-    from gkecap.policies import adapter
+    # Where pulumi_policy's own AnalyzeStack runs (the fallback of gkecap.policies.stack_servicer): the property
+    # proxies of a stack resource are dropped once the runner has its view, not held beside the views. Run in
+    # process, where the resources can be seen afterwards.
+    from pulumi_policy import policy as pulumi_policy_internals
+
+    from gkecap.policies import adapter, stack_servicer
     from gkecap.policy_pack.in_process import InProcessPack
 
+    monkeypatch.setattr(stack_servicer, "servicer_class", lambda: pulumi_policy_internals._PolicyAnalyzerServicer)
     seen = []
     original = adapter.stack_resource_view
     monkeypatch.setattr(adapter, "stack_resource_view", lambda r: (seen.append(r), original(r))[1])
@@ -113,3 +117,21 @@ def test_stack_runner_frees_each_resources_proxies_once_read(monkeypatch):
     assert {d.policy for d in found} >= {"tpu-slice-topology", "queued-provisioning-admission-check"}
     assert len(seen) == len(RECORDS)
     assert all(r.props == {} for r in seen)
+
+
+def test_the_pack_reads_the_stack_from_the_request(monkeypatch):
+    # The servicer the pack serves builds the stack runner's views from the request (stack_servicer), never from
+    # pulumi_policy's converted resources.
+    from gkecap.policies import adapter
+    from gkecap.policy_pack.in_process import InProcessPack
+
+    def not_this_way(r):
+        raise AssertionError("pulumi_policy converted the stack")
+
+    monkeypatch.setattr(adapter, "stack_resource_view", not_this_way)
+    with InProcessPack(default_policy_pack(), project="gke-capacity", stack="dev") as pack:
+        analysis = StreamingAnalysis(pack).start()
+        for record in RECORDS:
+            analysis.submit(record)
+        found = analysis.finish(RECORDS).diagnostics
+    assert ("queued-provisioning-admission-check", "advisory") in {(d.policy, d.enforcement_level) for d in found}
