@@ -248,8 +248,10 @@ def plan(
         if analysis is not None:
             t0 = time.perf_counter()
             try:
-                # The report's plain inputs are converted while the pack checks the stack (in parallel with it).
-                policies = analysis.finish(run.records, while_waiting=lambda: prepare_records(run.records))
+                # The output's plain inputs are converted afterwards, when the pack has ended: converted while it
+                # checked the stack they were 1.1 s less at 1,000 teams, but main and pack then peaked together
+                # (1,005 MB against 962 MB; measured, benchmarks/RESULTS.md, issue 14).
+                policies = analysis.finish(run.records)
             except (PolicyPackError, PolicyConfigError) as exc:
                 raise PlanError(_pack_problems(exc)) from None
             finally:
@@ -327,13 +329,6 @@ def _previous_records(path: Path | None) -> list[ResourceRecord] | None:
         return load_state(path)[0] if path is not None else None
     except StateError as exc:
         raise PlanError([f"--state: {problem}" for problem in exc.problems]) from None
-
-
-def prepare_records(records: list[ResourceRecord]) -> None:
-    """Convert every record's inputs to plain data now (cached on the record), as `--format json` and the
-    report read them."""
-    for record in records:
-        record.inputs  # noqa: B018 -- the property converts and caches
 
 
 def sort_violations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -147,6 +147,11 @@ class ResourceRecord:
                 struct.update(data)
         return struct
 
+    def properties_wire(self, *, outputs: bool) -> bytes:
+        """`properties_struct(outputs=...)` serialized (deterministic), without a parse where the record holds it."""
+        wire = self._outputs_wire if outputs else self._inputs_wire
+        return wire if wire is not None else self.properties_struct(outputs=outputs).SerializeToString(deterministic=True)
+
     def non_finite_inputs(self) -> list[str]:
         """Paths of NaN/Infinity inputs: no Pulumi encoding (JSON, the state file) can hold them."""
         return non_finite_paths(self._inputs_wire)

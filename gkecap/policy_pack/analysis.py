@@ -11,7 +11,7 @@ import collections
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import grpc
 
@@ -68,8 +68,8 @@ class StreamingAnalysis:
             else:  # put under the lock: the worker's switch to direct sending sees it (`_go_direct`)
                 self._queue.put(record)
 
-    def finish(self, records: Sequence[ResourceRecord], *, while_waiting: Callable[[], object] | None = None) -> PolicyResult:
-        """Wait for the Analyze calls, then run AnalyzeStack; `while_waiting` runs while the pack analyzes the stack."""
+    def finish(self, records: Sequence[ResourceRecord]) -> PolicyResult:
+        """Wait for the Analyze calls, then run AnalyzeStack."""
         self._queue.put(None)
         self._thread.join()
         with self._lock:
@@ -81,7 +81,7 @@ class StreamingAnalysis:
         if self._error is not None:
             raise self._error
         providers = {r.urn: r for r in records if r.is_provider}
-        self._diagnostics.extend(self.pack.analyze_stack(records, providers, while_waiting=while_waiting))
+        self._diagnostics.extend(self.pack.analyze_stack(records, providers))
         secrets = secret_texts(records)
         return PolicyResult(
             info=self.pack.info(),

@@ -20,7 +20,7 @@ from typing import Any
 
 import grpc
 import pulumi.runtime
-from pulumi.runtime.proto import analyzer_pb2_grpc
+from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
 from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.results import PolicyPackError
@@ -138,6 +138,10 @@ class InProcessPack(PolicyPackProcess):
             self._startup_calls()
             self._connected.set()
             return self
+
+    def _analyze_stack_future(self, wire: bytes) -> Any:
+        # The servicer takes messages, as gRPC's server hands them to it after parsing the bytes.
+        return self.stub.AnalyzeStack.future(analyzer_pb2.AnalyzeStackRequest.FromString(wire))
 
     def _first_call_options(self) -> dict[str, Any]:
         return {}  # no connection to wait for

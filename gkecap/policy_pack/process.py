@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,8 @@ def pack_python(pack_dir: Path) -> str:
     return sys.executable
 
 
+# The Analyzer service's AnalyzeStack method, for a call whose request is already serialized.
+_ANALYZE_STACK = "/{}/AnalyzeStack".format(analyzer_pb2.DESCRIPTOR.services_by_name["Analyzer"].full_name)
 _MAX_ENV_VALUE = 128 * 1024 - 64  # MAX_ARG_STRLEN (32 pages), less the "PULUMI_CONFIG=" prefix
 
 
@@ -322,26 +324,30 @@ class PolicyPackProcess:
                 return None
             raise self._error("Remediate", exc) from None
 
-    def analyze_stack(
-        self,
-        records: Iterable[ResourceRecord],
-        providers: Mapping[str, ResourceRecord] | None = None,
-        *,
-        while_waiting: Callable[[], object] | None = None,
-    ) -> list[Diagnostic]:
-        """AnalyzeStack over `records`; `while_waiting` runs here while the pack works (gRPC waits without the GIL)."""
-        request = messages.analyze_stack_request(records, providers or {})
+    def analyze_stack(self, records: Iterable[ResourceRecord], providers: Mapping[str, ResourceRecord] | None = None) -> list[Diagnostic]:
+        """AnalyzeStack over `records` (sent in wire form: messages.analyze_stack_request_bytes)."""
+        request = messages.analyze_stack_request_bytes(records, providers or {})
         try:
-            future = self.stub.AnalyzeStack.future(request)
+            future = self._analyze_stack_future(request)
             del request  # the pack has it; do not hold a second copy of every resource meanwhile
-            if while_waiting is not None:
-                while_waiting()
             response = future.result()
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.UNIMPLEMENTED:
                 return []
             raise self._error("AnalyzeStack", exc) from None
         return self.diagnostics(response, None)
+
+    def _analyze_stack_future(self, wire: bytes) -> grpc.Future:
+        """AnalyzeStack with a request already in wire form (messages.analyze_stack_request_bytes)."""
+        call = self._channel_or_raise().unary_unary(
+            _ANALYZE_STACK, request_serializer=None, response_deserializer=analyzer_pb2.AnalyzeResponse.FromString
+        )
+        return call.future(wire)
+
+    def _channel_or_raise(self) -> grpc.Channel:
+        self.stub  # noqa: B018 -- connects, or raises as every other call does
+        assert self._channel is not None
+        return self._channel
 
     def diagnostics(self, response: analyzer_pb2.AnalyzeResponse, urn: str | None) -> list[Diagnostic]:
         """Diagnostics of a response. For Analyze the engine always uses the analyzed resource's URN."""
