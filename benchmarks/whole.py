@@ -6,8 +6,11 @@
 * **Whole command**: `gkecap plan --config Pulumi.orgN.yaml --format json` in a fresh process, as a user runs
   it: imports, stack file, spec validation, the program on the offline engine, every policy of the pack over
   the real Analyzer gRPC protocol (the pack process starts before the program and analyzes while it runs),
-  the JSON document on stdout. Wall time, CPU time (the command and the pack process) and peak memory: the
-  command's own peak RSS plus the pack process's (`RUSAGE_CHILDREN` of the command is the pack's).
+  the JSON document on stdout. Wall time, CPU time (the command and the pack process) and peak memory, two
+  ways: **together**, the largest resident memory of the command and its pack at the same moment (sampled from
+  /proc every 10 ms; never less than either process's own peak), and **summed peaks**, the command's own peak
+  RSS plus the pack's (`RUSAGE_CHILDREN` of the command is the pack's), which the two never reach at once
+  (the command peaks while the program runs, the pack while it checks the stack).
 * **Floor**: a fresh process that imports the Pulumi SDK and replays the same registrations with plain
   `CustomResource` / `ComponentResource` / `ProviderResource` objects on the SDK's own mocked runtime
   (`benchmarks/run.py`'s replay): no spec, no components, no policies, no output. Wall, CPU, peak RSS.
