@@ -139,9 +139,11 @@ class InProcessPack(PolicyPackProcess):
             self._connected.set()
             return self
 
-    def _analyze_stack_future(self, wire: bytes) -> Any:
+    def _raw_future(self, method: str, wire: bytes) -> Any:
         # The servicer takes messages, as gRPC's server hands them to it after parsing the bytes.
-        return self.stub.AnalyzeStack.future(analyzer_pb2.AnalyzeStackRequest.FromString(wire))
+        name = method.rsplit("/", 1)[1]
+        request_type = analyzer_pb2.AnalyzeStackRequest if name == "AnalyzeStack" else analyzer_pb2.AnalyzeRequest
+        return getattr(self.stub, name).future(request_type.FromString(wire))
 
     def _first_call_options(self) -> dict[str, Any]:
         return {}  # no connection to wait for

@@ -56,6 +56,23 @@ def analyze_stack_request(records: Iterable[ResourceRecord], providers: Mapping[
     return request
 
 
+def analyze_request_bytes(record: ResourceRecord, provider: ResourceRecord | None, provider_fields: dict[tuple, bytes]) -> bytes:
+    """`analyze_request(...)` in wire form: the record's serialized inputs as they are, its provider's field
+    serialized once per provider (`provider_fields`: a cache kept by the caller). Parsed, the same message."""
+    head = analyzer_pb2.AnalyzeRequest(urn=record.urn, type=record.type, name=record.name, options=_options(record)).SerializeToString()
+    if provider is not None:
+        head += _provider_field(analyzer_pb2.AnalyzeRequest, provider, provider_fields)
+    return head + _length_delimited(_ANALYZE_PROPERTIES, _wire_bytes(record.properties_wire(outputs=False)))
+
+
+def _provider_field(message_type: type, provider: ResourceRecord, cache: dict[tuple, bytes]) -> bytes:
+    # Every resource of a provider carries the provider's properties (a kubeconfig...): built and serialized once.
+    key = (message_type, provider.urn)
+    if key not in cache:
+        cache[key] = message_type(provider=_provider_message(provider)).SerializeToString()
+    return cache[key]
+
+
 def analyze_stack_request_bytes(records: Iterable[ResourceRecord], providers: Mapping[str, ResourceRecord]) -> bytes:
     """`analyze_stack_request(...)` in wire form, assembled from the records' serialized properties.
 
@@ -64,7 +81,7 @@ def analyze_stack_request_bytes(records: Iterable[ResourceRecord], providers: Ma
     as protobuf's encoding allows. The main process never holds the parsed request: at 1,000 teams that was
     147 MB for 32 MB of bytes, beside every record, while the pack analyzed the stack (measured, issue 14)."""
     chunks: list[bytes] = []
-    provider_fields: dict[str, bytes] = {}
+    provider_fields: dict[tuple, bytes] = {}
     for record in records:
         if record.is_provider:
             continue  # the engine leaves providers out of AnalyzeStack
@@ -72,10 +89,8 @@ def analyze_stack_request_bytes(records: Iterable[ResourceRecord], providers: Ma
         message = analyzer_pb2.AnalyzerResource()
         _fill_stack_resource(message, record, None, properties=False)
         head = message.SerializeToString()
-        if provider is not None:  # one provider serves many resources: its field is serialized once
-            if provider.urn not in provider_fields:
-                provider_fields[provider.urn] = analyzer_pb2.AnalyzerResource(provider=_provider_message(provider)).SerializeToString()
-            head += provider_fields[provider.urn]
+        if provider is not None:
+            head += _provider_field(analyzer_pb2.AnalyzerResource, provider, provider_fields)
         properties = _wire_bytes(record.properties_wire(outputs=record.has_outputs))
         resource = head + _length_delimited(_RESOURCE_PROPERTIES, properties)
         chunks.append(_length_delimited(_REQUEST_RESOURCES, resource))
@@ -84,6 +99,7 @@ def analyze_stack_request_bytes(records: Iterable[ResourceRecord], providers: Ma
 
 _REQUEST_RESOURCES = analyzer_pb2.AnalyzeStackRequest.DESCRIPTOR.fields_by_name["resources"].number
 _RESOURCE_PROPERTIES = analyzer_pb2.AnalyzerResource.DESCRIPTOR.fields_by_name["properties"].number
+_ANALYZE_PROPERTIES = analyzer_pb2.AnalyzeRequest.DESCRIPTOR.fields_by_name["properties"].number
 
 
 def _length_delimited(field_number: int, payload: bytes) -> bytes:

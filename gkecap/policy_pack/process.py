@@ -74,8 +74,10 @@ def pack_python(pack_dir: Path) -> str:
     return sys.executable
 
 
-# The Analyzer service's AnalyzeStack method, for a call whose request is already serialized.
-_ANALYZE_STACK = "/{}/AnalyzeStack".format(analyzer_pb2.DESCRIPTOR.services_by_name["Analyzer"].full_name)
+# The Analyzer service's methods whose requests gkecap serializes itself (messages.*_bytes).
+_SERVICE = analyzer_pb2.DESCRIPTOR.services_by_name["Analyzer"].full_name
+_ANALYZE = f"/{_SERVICE}/Analyze"
+_ANALYZE_STACK = f"/{_SERVICE}/AnalyzeStack"
 _MAX_ENV_VALUE = 128 * 1024 - 64  # MAX_ARG_STRLEN (32 pages), less the "PULUMI_CONFIG=" prefix
 
 
@@ -116,6 +118,8 @@ class PolicyPackProcess:
         self._info: AnalyzerInfo | None = None
         self._connected = threading.Event()
         self._connect_lock = threading.Lock()
+        self._provider_fields: dict[tuple, bytes] = {}
+        self._raw_calls: dict[str, Any] = {}
 
     # --- process ---------------------------------------------------------------------------------
 
@@ -253,6 +257,7 @@ class PolicyPackProcess:
         if self._channel is not None:
             self._channel.close()
             self._channel = None
+            self._raw_calls = {}
         process, self._process = self._process, None
         atexit.unregister(self.close)
         shutdown.untrack(self)
@@ -306,7 +311,8 @@ class PolicyPackProcess:
         return config
 
     def analyze_future(self, record: ResourceRecord, provider: ResourceRecord | None = None) -> grpc.Future:
-        return self.stub.Analyze.future(messages.analyze_request(record, provider))
+        """Analyze `record`, its request in wire form (messages.analyze_request_bytes); the call's future."""
+        return self._raw_future(_ANALYZE, messages.analyze_request_bytes(record, provider, self._provider_fields))
 
     def analyzed(self, future: grpc.Future, urn: str) -> list[Diagnostic]:
         """The diagnostics of an `analyze_future` call, once it has finished."""
@@ -328,7 +334,7 @@ class PolicyPackProcess:
         """AnalyzeStack over `records` (sent in wire form: messages.analyze_stack_request_bytes)."""
         request = messages.analyze_stack_request_bytes(records, providers or {})
         try:
-            future = self._analyze_stack_future(request)
+            future = self._raw_future(_ANALYZE_STACK, request)
             del request  # the pack has it; do not hold a second copy of every resource meanwhile
             response = future.result()
         except grpc.RpcError as exc:
@@ -337,12 +343,14 @@ class PolicyPackProcess:
             raise self._error("AnalyzeStack", exc) from None
         return self.diagnostics(response, None)
 
-    def _analyze_stack_future(self, wire: bytes) -> grpc.Future:
-        """AnalyzeStack with a request already in wire form (messages.analyze_stack_request_bytes)."""
-        call = self._channel_or_raise().unary_unary(
-            _ANALYZE_STACK, request_serializer=None, response_deserializer=analyzer_pb2.AnalyzeResponse.FromString
-        )
-        return call.future(wire)
+    def _raw_future(self, method: str, wire: bytes) -> grpc.Future:
+        """Call Analyze or AnalyzeStack with a request already in wire form; the call's future."""
+        calls = self._raw_calls
+        if method not in calls:
+            calls[method] = self._channel_or_raise().unary_unary(
+                method, request_serializer=None, response_deserializer=analyzer_pb2.AnalyzeResponse.FromString
+            )
+        return calls[method].future(wire)
 
     def _channel_or_raise(self) -> grpc.Channel:
         self.stub  # noqa: B018 -- connects, or raises as every other call does

@@ -36,6 +36,23 @@ def test_analyze_stack_request_bytes_parse_to_the_built_request(program_dir, sta
     assert parsed == built
 
 
+@pytest.mark.parametrize(
+    ("program_dir", "stack"), [(STACKS, "dev"), (PROGRAMS / "reads_and_providers", "dev")], ids=["dev", "reads_and_providers"]
+)
+def test_analyze_request_bytes_parse_to_the_built_request(program_dir, stack):
+    records = _records(program_dir, stack)
+    providers = {r.urn: r for r in records if r.is_provider}
+    cache: dict = {}
+    used = set()
+    for record in records:
+        provider = messages.provider_of(record, providers)
+        if provider is not None:
+            used.add(provider.urn)
+        parsed = analyzer_pb2.AnalyzeRequest.FromString(messages.analyze_request_bytes(record, provider, cache))
+        assert parsed == messages.analyze_request(record, provider), record.urn
+    assert used and len(cache) == len(used)  # a provider's field is serialized once, then reused
+
+
 def test_resource_references_are_downgraded_in_wire_form_too():
     # The engine marshals a reference to another resource as that resource's id for an analyzer.
     from google.protobuf import struct_pb2
@@ -53,3 +70,6 @@ def test_resource_references_are_downgraded_in_wire_form_too():
     parsed = analyzer_pb2.AnalyzeStackRequest.FromString(messages.analyze_stack_request_bytes([record], {}))
     assert parsed == messages.analyze_stack_request([record], {})
     assert parsed.resources[0].properties.fields["network"].string_value == "net-1"
+    analyze = analyzer_pb2.AnalyzeRequest.FromString(messages.analyze_request_bytes(record, None, {}))
+    assert analyze == messages.analyze_request(record, None)
+    assert analyze.properties.fields["network"].string_value == "net-1"
