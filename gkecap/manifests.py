@@ -55,6 +55,13 @@ _KEYWORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "nul
 
 
 def _scalar(value: object) -> str:
+    if type(value) is str:  # most scalars: keys and names, repeated across thousands of objects
+        written = _STRINGS.get(value)
+        if written is None:
+            written = _string(value)
+            if len(_STRINGS) < _STRINGS_KEPT:
+                _STRINGS[value] = written
+        return written
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -63,10 +70,17 @@ def _scalar(value: object) -> str:
         return str(value)
     if isinstance(value, float):
         return json.dumps(value)
-    text = str(value)
+    return _string(str(value))
+
+
+def _string(text: str) -> str:
     if _PLAIN.fullmatch(text) and text.lower() not in _KEYWORDS:
         return text
     return _double_quoted(text)
+
+
+_STRINGS: dict[str, str] = {}  # each string as written; bounded, so a long-lived process does not grow without end
+_STRINGS_KEPT = 100_000
 
 
 def _printable(code: int) -> bool:

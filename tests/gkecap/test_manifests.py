@@ -58,3 +58,15 @@ documents = st.recursive(scalars, lambda inner: st.one_of(
 @given(doc=st.dictionaries(st.text(min_size=1, max_size=8), documents, min_size=1, max_size=5))
 def test_yaml_reads_back_exactly_what_was_written(doc):
     assert yaml.safe_load(to_yaml_document(doc)) == doc
+
+
+def test_strings_written_once_are_kept_up_to_a_bound(monkeypatch):
+    # Strings repeat across thousands of objects: each is written once, and the kept ones stay bounded.
+    from gkecap import manifests
+
+    monkeypatch.setattr(manifests, "_STRINGS", {})
+    monkeypatch.setattr(manifests, "_STRINGS_KEPT", 2)
+    doc = {"a": "yes", "b": "on", "c": "x y"}  # each needs quoting: the kept form must be the quoted one
+    assert yaml.safe_load(to_yaml_document(doc)) == doc
+    assert len(manifests._STRINGS) == 2
+    assert yaml.safe_load(to_yaml_document(doc)) == doc  # written again, from what was kept and what was not
