@@ -130,6 +130,14 @@ def floor_main(records_file: str) -> None:
     _run_replay(pickle.loads(Path(records_file).read_bytes()), "bare")
 
 
+def _plan_command(config: Path, out_dir: Path, extra: list[str]) -> list[str]:
+    """`gkecap plan` of `config`: `--format json` (no file written), or with `--out` in `extra` the default text
+    output and every file (plan.json, report.html with its charts, manifests/, workloads/, vertex/) in `out_dir`."""
+    if "--out" in extra:
+        return ["-m", "gkecap", "plan", "--config", str(config), "--out", str(out_dir), *(x for x in extra if x != "--out")]
+    return ["-m", "gkecap", "plan", "--config", str(config), "--format", "json", *extra]
+
+
 def bench_size(teams: int, repeat: int, workdir: Path, extra: list[str]) -> dict[str, Any]:
     from datetime import datetime, timezone
 
@@ -140,7 +148,7 @@ def bench_size(teams: int, repeat: int, workdir: Path, extra: list[str]) -> dict
     records_file = workdir / f"records-{teams}.pickle"
     resources = subprocess.run([sys.executable, __file__, "--record", str(config), str(records_file)], cwd=ROOT,
                                check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    whole_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json", *extra]
+    whole_cmd = _plan_command(config, workdir / f"out-{teams}", extra)
     floor_cmd = [__file__, "--floor", str(records_file)]
     pairs = []
     for i in range(repeat):
@@ -195,7 +203,7 @@ def bench_one_slice(runs: int, workdir: Path, extra: list[str]) -> dict[str, Any
     home = workdir / "home"  # xpk keeps its config under $HOME
     home.mkdir(exist_ok=True)
     env = {**os.environ, "HOME": str(home), "TELEMETRY_ENABLED": "false"}
-    gkecap_cmd = ["-m", "gkecap", "plan", "--config", str(config), "--format", "json", *extra]
+    gkecap_cmd = _plan_command(config, workdir / "out-slice", extra)
     ours, theirs = [], []
     for i in range(runs):
         order = [("ours", None), ("theirs", None)] if i % 2 == 0 else [("theirs", None), ("ours", None)]
@@ -208,7 +216,7 @@ def bench_one_slice(runs: int, workdir: Path, extra: list[str]) -> dict[str, Any
               f"xpk {theirs[-1]['wall']:.2f} s ({theirs[-1]['cpu']:.2f} CPU-s), load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     med = statistics.median
     return {
-        "runs": runs, "ours": ours, "theirs": theirs,
+        "runs": runs, "ours": ours, "theirs": theirs, "output": "--out DIR" if "--out" in extra else "--format json",
         "wall_ratio": med(o["wall"] / t["wall"] for o, t in zip(ours, theirs)),
         "cpu_ratio": med(o["cpu"] / t["cpu"] for o, t in zip(ours, theirs)),
         "ours_wall": med(o["wall"] for o in ours), "theirs_wall": med(t["wall"] for t in theirs),
@@ -222,7 +230,7 @@ def report_one_slice(r: dict[str, Any]) -> str:
     return "\n".join([
         "| one v6e 4x4 flex-start slice | wall (median) | CPU (median) | peak RSS |",
         "|---|---:|---:|---:|",
-        f"| `gkecap plan --config <slice> --format json` (main + pack) | {r['ours_wall']:.2f} s | {r['ours_cpu']:.2f} s | {r['ours_rss_together']:.0f} MB together ({r['ours_rss']:.0f} summed peaks) |",
+        f"| `gkecap plan --config <slice> {r['output']}` (main + pack) | {r['ours_wall']:.2f} s | {r['ours_cpu']:.2f} s | {r['ours_rss_together']:.0f} MB together ({r['ours_rss']:.0f} summed peaks) |",
         f"| `xpk cluster create --tpu-type v6e-4x4 --flex --dry-run` | {r['theirs_wall']:.2f} s | {r['theirs_cpu']:.2f} s | {r['theirs_rss']:.0f} MB |",
         f"| **gkecap/xpk**, pair by pair | **{r['wall_ratio']:.2f}x** | **{r['cpu_ratio']:.2f}x** | |",
     ])
@@ -263,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--xpk", type=int, default=0, help="also time one slice against xpk's dry-run, this many times")
     parser.add_argument("--pack-in-process", action="store_true",
                         help="time `gkecap plan --pack-in-process` (the bundled pack in gkecap's process) instead of the default")
+    parser.add_argument("--outputs", action="store_true",
+                        help="time `gkecap plan --out DIR` (text, and every file: plan.json, report.html with charts, "
+                        "manifests/, workloads/, vertex/) instead of `--format json` (which writes no file)")
     parser.add_argument("--record", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--floor", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -274,12 +285,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="gkecap-whole-") as tmp:
-        extra = ["--pack-in-process"] if args.pack_in_process else []
+        extra = (["--pack-in-process"] if args.pack_in_process else []) + (["--out"] if args.outputs else [])
         sizes = [bench_size(n, args.repeat, Path(tmp), extra) for n in args.sizes]
         one_slice = bench_one_slice(args.xpk, Path(tmp), extra) if args.xpk else None
     if args.json:
         args.json.write_text(json.dumps({"sizes": sizes, "one_slice": one_slice, "load_average": os.getloadavg()}, indent=1))
-    print(pack_line() + (", in gkecap's process (--pack-in-process)" if args.pack_in_process else ", over gRPC in its own process"))
+    print(pack_line() + (", in gkecap's process (--pack-in-process)" if args.pack_in_process else ", over gRPC in its own process")
+          + ("; text output and every file written (--outputs)" if args.outputs else "; --format json"))
     if sizes:
         print(report(sizes))
     if one_slice:
