@@ -12,11 +12,19 @@ from pathlib import Path
 
 
 def write_text_atomic(path: Path, text: str) -> Path:
-    """Write `text` (UTF-8) to `path` through a unique temporary file in the same directory."""
+    """Write `text` (UTF-8) to `path` through a unique temporary file in the same directory; a file that holds
+    `text` already is left as it is (a plan written again rewrites only what changed: at 300 teams most of
+    its 13,800 starter files)."""
+    data = text.encode("utf-8")
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return path
+    except OSError:  # not there (or not readable): written below
+        pass
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
         os.chmod(temporary, 0o644)  # mkstemp makes it 0600; the file is a report, readable as any other
         os.replace(temporary, path)
     except BaseException:
