@@ -16,6 +16,7 @@ it where `PolicyPack` looks for its servicer class; gkecap's in-process mode bui
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pulumi_policy import EnforcementLevel, StackValidationPolicy
@@ -28,6 +29,7 @@ _INTERNALS = ("_configure_runtime_settings", "_get_resource_options", "AnalyzeSt
 _POLICIES = "_PolicyAnalyzerServicer__policies"  # the servicer's list of policies (a private attribute)
 
 
+@functools.cache  # one class per process: the pack's, gkecap's in-process mode and the tests see the same
 def servicer_class() -> type:
     """The servicer class the pack serves: `StackServicer` when supported, else pulumi_policy's own."""
     from pulumi_policy import policy as internals
