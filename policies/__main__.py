@@ -19,7 +19,8 @@ from gkecap.policies.stack_servicer import servicer_class
 
 # PolicyPack serves an instance of this class: pulumi_policy's servicer, or its subclass whose AnalyzeStack reads
 # the stack once, straight from the request (stack_servicer.py: same findings, a fraction of the memory).
-pulumi_policy_internals._PolicyAnalyzerServicer = servicer_class()
+if (servicer := servicer_class()) is not None:
+    pulumi_policy_internals._PolicyAnalyzerServicer = servicer
 
 # The pack's modules stay loaded for its life: out of the collector's way; and fewer collections (collector.py).
 gc.freeze()

@@ -30,12 +30,13 @@ _POLICIES = "_PolicyAnalyzerServicer__policies"  # the servicer's list of polici
 
 
 @functools.cache  # one class per process: the pack's, gkecap's in-process mode and the tests see the same
-def servicer_class() -> type:
-    """The servicer class the pack serves: `StackServicer` when supported, else pulumi_policy's own."""
+def servicer_class() -> type | None:
+    """The servicer class the pack serves: `StackServicer` when supported, else pulumi_policy's own (None if
+    this pulumi_policy has no servicer class where 1.x has it: then the pack is pulumi_policy's, untouched)."""
     from pulumi_policy import policy as internals
 
-    base = internals._PolicyAnalyzerServicer
-    if not (retargeting_supported() and all(hasattr(base, name) for name in _INTERNALS)):
+    base = getattr(internals, "_PolicyAnalyzerServicer", None)
+    if base is None or not (retargeting_supported() and all(hasattr(base, name) for name in _INTERNALS)):
         return base
 
     class StackServicer(base):  # type: ignore[misc, valid-type]

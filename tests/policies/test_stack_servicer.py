@@ -185,3 +185,15 @@ def test_resources_of_one_provider_share_its_view():
     for view in views:
         by_urn.setdefault(view.provider.urn, set()).add(id(view.provider))
     assert all(len(ids) == 1 for ids in by_urn.values())
+
+
+def test_a_pulumi_policy_without_the_servicer_class_leaves_the_pack_untouched(monkeypatch):
+    # Another pulumi_policy release: the pack's __main__ then installs nothing and serves pulumi_policy as it is.
+    monkeypatch.delattr(pulumi_policy_internals, "_PolicyAnalyzerServicer")
+    servicer_class.cache_clear()
+    try:
+        assert servicer_class() is None
+    finally:
+        monkeypatch.undo()
+        servicer_class.cache_clear()
+    assert servicer_class() is not STOCK
