@@ -2,7 +2,9 @@
 
 Requests: `analyze_request` (Analyze and Remediate see a resource's inputs, options and provider),
 `analyze_stack_request` (AnalyzeStack sees every resource but providers, with outputs, parent and
-dependencies), `configure_request` (the reconciled policy config). Responses: `analyzer_info`
+dependencies), `configure_request` (the reconciled policy config). Analyze and AnalyzeStack are sent in wire
+form (`analyze_request_bytes`, `analyze_stack_request_bytes`: the records' serialized properties as they are);
+the message builders are what those bytes are tested to parse back to, and Remediate's request. Responses: `analyzer_info`
 (GetAnalyzerInfo, with the version of PulumiPolicy.yaml as the engine prefers it), `diagnostics`
 (Analyze/AnalyzeStack), `remediated` (Remediate). `provider_of` finds a resource's provider record.
 """

@@ -14,6 +14,7 @@ import pytest
 from google.protobuf import json_format, struct_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pulumi.runtime.proto import analyzer_pb2
 from pulumi_policy import policy as pulumi_policy_internals
 from pulumi_policy.deserialize import SPECIAL_ASSET_SIG, SPECIAL_SECRET_SIG, SPECIAL_SIG_KEY, deserialize_properties
 from pulumi_policy.proxy import UNKNOWN_NUMBER_VALUE, UNKNOWN_STRING_VALUE, unknown_checking_proxy
@@ -46,7 +47,9 @@ def _request(program_dir: Path, stack: str = "dev"):
     stack_file = program.stack_file(stack)
     config = load_stack_config(stack_file if stack_file.is_file() else None, program.project)
     records = run_program(program, stack, config).records
-    return messages.analyze_stack_request(records, {r.urn: r for r in records if r.is_provider})
+    # As gkecap sends it: in wire form, parsed by the servicer's side as gRPC's server parses it.
+    wire = messages.analyze_stack_request_bytes(records, {r.urn: r for r in records if r.is_provider})
+    return analyzer_pb2.AnalyzeStackRequest.FromString(wire)
 
 
 CASES = {
