@@ -11,12 +11,20 @@ Children (stable names, all parented to the component):
   the install;
 * ``vertex`` VertexTrainingQuota when the file has Vertex AI training profiles (``vertex.profiles``).
 
+With MultiKueue ``workers`` (spec.workers), ``cluster`` is the manager: it gets no node pools or reservations;
+each worker is a child Environment ``<name>-<worker>`` of its own single-cluster environment (its children named
+``<worker>-kueue``, ``<worker>-kueue-objects``), with its own Kubernetes provider. On each worker the manager's
+identity (``<worker>-multikueue-*``: ServiceAccount, ClusterRole, binding, token Secret, after the worker's Kueue);
+on the manager, per worker, the kubeconfig Secret ``<worker>-multikueue-kubeconfig`` (a Pulumi secret: endpoint,
+CA, token), and the manager's KueueObjects wait for every worker's Kueue objects and those Secrets.
+
 Everything that can be wrong with the spec is found before anything is registered: the spec is validated,
 the capacity model derived and every Kubernetes object built (and checked) first.
 
 No ``from __future__ import annotations`` here: Pulumi's component analyzer reads the annotations.
 """
 
+import base64
 import re
 from datetime import timezone
 from typing import Any, NotRequired, Optional, TypedDict
@@ -37,6 +45,13 @@ from gkecap.components.reservation import CalendarReservation
 from gkecap.components.issues import InvalidInput, under
 from gkecap.components.spec import EnvironmentSpec, SpecError, load_environment
 from gkecap.components.vertex import VertexTrainingQuota
+from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_NAMESPACE
+from gkecap.components.kubernetes_objects.multikueue import (
+    kubeconfig_secret_name, manager_settings, worker_access_objects, worker_kubeconfig,
+)
+from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
+from gkecap.components.kueue_api.multikueue import KUBECONFIG_SECRET_KEY
+from gkecap.components.spec.workers import worker_environments
 
 # The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
@@ -52,6 +67,9 @@ class EnvironmentArgs(TypedDict):
     already loaded `gkecap.components.spec.EnvironmentSpec`."""
     project: NotRequired[str]
     """Google Cloud project (default: the environment's `project`, else the gcp:project config)."""
+    worker: NotRequired[str]
+    """Set by a MultiKueue manager's Environment on each worker it creates: the worker's name, which prefixes
+    the child names that would otherwise repeat across clusters (`<worker>-kueue`, `<worker>-kueue-objects`)."""
 
 
 class Environment(pulumi.ComponentResource):
@@ -73,9 +91,12 @@ class Environment(pulumi.ComponentResource):
     """ResourceFlavor names in flavor order."""
     kubernetes_objects: pulumi.Output[list[str]]
     """`Kind/name` of every generated Kubernetes object, in apply order."""
+    workers: pulumi.Output[dict[str, Any]]
+    """MultiKueue workers (empty without): per worker its cluster, location, region and pools."""
 
     def __init__(self, name: str, args: EnvironmentArgs, opts: Optional[pulumi.ResourceOptions] = None):
         spec = _spec(args)
+        prefix = f"{args['worker']}-" if args.get("worker") else ""  # a worker's children, unique in the stack
         model = derive(spec)
         try:
             objects = kueue_objects(model)  # raises on anything Kueue would reject: nothing registered yet
@@ -129,12 +150,21 @@ class Environment(pulumi.ComponentResource):
                     res_args[key] = value
             self.reservations[res.name] = CalendarReservation(res.name, res_args, opts=child)  # type: ignore[arg-type]
 
+        # With workers the pools run on the workers (each its own Environment, below); the manager has none.
         self.node_pools: dict[str, AcceleratorNodePool] = {
             pool.name: AcceleratorNodePool(
                 pool.name, self._pool_args(pool, project, service_account), opts=child  # type: ignore[arg-type]
             )
-            for pool in model.pools
+            for pool in model.pools if not model.workers
         }
+        self.worker_environments: dict[str, "Environment"] = {}
+        for worker, worker_spec in zip(spec.workers, worker_environments(spec)):
+            worker_args: dict[str, Any] = {"environment": worker_spec, "worker": worker.name}
+            if project is not None:
+                worker_args["project"] = project
+            environment = Environment(f"{name}-{worker.name}", worker_args, opts=child)  # type: ignore[arg-type]
+            self.worker_environments[worker.name] = environment
+            self.node_pools.update(environment.node_pools)
 
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.cluster.kubeconfig, opts=child)
         k8s_child = pulumi.ResourceOptions(parent=self, provider=self.provider)
@@ -155,10 +185,17 @@ class Environment(pulumi.ComponentResource):
                 install_args["manager_cpu"] = resources.cpu
             if resources is not None and resources.memory is not None:
                 install_args["manager_memory"] = resources.memory
-            self.kueue_install = KueueInstall("kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
+            if model.workers:
+                install_args["multi_kueue"] = manager_settings(kueue.multi_kueue)
+            self.kueue_install = KueueInstall(f"{prefix}kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
             depends.append(self.kueue_install)
+        self.kubeconfig_secrets: dict[str, k8s.core.v1.Secret] = {}
+        for worker_name, environment in self.worker_environments.items():
+            self.kubeconfig_secrets[worker_name] = self._worker_kubeconfig_secret(worker_name, environment, depends)
+            depends.append(environment.kueue_objects)
+        depends += list(self.kubeconfig_secrets.values())
         self.kueue_objects = KueueObjects(
-            "kueue-objects",
+            f"{prefix}kueue-objects",
             {"objects": objects},
             opts=pulumi.ResourceOptions.merge(k8s_child, pulumi.ResourceOptions(depends_on=depends)),
         )
@@ -181,6 +218,8 @@ class Environment(pulumi.ComponentResource):
         self.queues = known(_queue_exports(model))
         self.flavors = known([o["metadata"]["name"] for o in objects_of_kind(objects, "ResourceFlavor")])
         self.kubernetes_objects = self.kueue_objects.names
+        self.workers = known({w.name: {"cluster": w.cluster, "location": w.location, "region": w.region,
+                                       "pools": list(w.pools)} for w in model.workers})
         self.register_outputs(
             {
                 "clusterName": self.cluster_name,
@@ -190,7 +229,47 @@ class Environment(pulumi.ComponentResource):
                 "queues": self.queues,
                 "flavors": self.flavors,
                 "kubernetesObjects": self.kubernetes_objects,
+                "workers": self.workers,
             }
+        )
+
+    def _worker_kubeconfig_secret(self, worker: str, environment: "Environment",
+                                  manager_depends: list[pulumi.Resource]) -> k8s.core.v1.Secret:
+        """The manager's identity on a worker (after the worker's Kueue, whose namespace it uses) and, on the
+        manager, the Secret holding the kubeconfig MultiKueue reads (kubernetes_objects.multikueue)."""
+        on_worker = pulumi.ResourceOptions(parent=self, provider=environment.provider,
+                                           depends_on=[environment.kueue_install] if environment.kueue_install else [])
+        token_secret = None
+        for obj in worker_access_objects():
+            kind, meta = obj["kind"], obj["metadata"]
+            metadata = k8s.meta.v1.ObjectMetaArgs(name=meta["name"], namespace=meta.get("namespace"),
+                                                  labels=meta.get("labels"), annotations=meta.get("annotations"))
+            resource_name = f"{worker}-multikueue-{kind.lower()}"
+            if kind == "ServiceAccount":
+                k8s.core.v1.ServiceAccount(resource_name, metadata=metadata, opts=on_worker)
+            elif kind == "ClusterRole":
+                k8s.rbac.v1.ClusterRole(resource_name, metadata=metadata, rules=obj["rules"], opts=on_worker)
+            elif kind == "ClusterRoleBinding":
+                k8s.rbac.v1.ClusterRoleBinding(resource_name, metadata=metadata, role_ref=obj["roleRef"],
+                                               subjects=obj["subjects"], opts=on_worker)
+            else:  # the service-account token Secret: Kubernetes writes data.token into it
+                token_secret = k8s.core.v1.Secret(
+                    resource_name, metadata=metadata, type=obj["type"],
+                    opts=pulumi.ResourceOptions.merge(on_worker, pulumi.ResourceOptions(
+                        additional_secret_outputs=["data"])))
+        assert token_secret is not None
+        token = token_secret.data.apply(_token_of)
+        cluster = environment.cluster
+        kubeconfig = pulumi.Output.secret(pulumi.Output.all(cluster.endpoint, cluster.cluster_ca_certificate, token)
+                                          .apply(lambda v: worker_kubeconfig(worker, *v)))
+        namespace = self.kueue_install.namespace if self.kueue_install is not None else KUEUE_NAMESPACE
+        return k8s.core.v1.Secret(
+            f"{worker}-multikueue-kubeconfig",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=kubeconfig_secret_name(worker), namespace=namespace,
+                                                labels={MANAGED_BY_LABEL: MANAGED_BY}),
+            string_data={KUBECONFIG_SECRET_KEY: kubeconfig},
+            opts=pulumi.ResourceOptions(parent=self, provider=self.provider, depends_on=list(manager_depends),
+                                        additional_secret_outputs=["data", "stringData"]),
         )
 
     def _node_service_account(self, cluster: str, project: Optional[str]) -> pulumi.Output[str]:
@@ -233,6 +312,12 @@ def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
         return load_environment(environment, project=project)
     except SpecError as err:
         raise_invalid("Environment", under("environment", err.issues))
+
+
+def _token_of(data: Any) -> Optional[str]:
+    """The service-account token from a token Secret's `data` (base64), None until Kubernetes has written it."""
+    token = (data or {}).get("token")
+    return base64.b64decode(token).decode() if token else None
 
 
 def node_account_id(cluster: str) -> str:

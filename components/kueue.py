@@ -59,6 +59,9 @@ class KueueInstallArgs(TypedDict):
     """Memory request of the Kueue controller manager, e.g. 1Gi (chart default when omitted)."""
     namespace: NotRequired[str]
     """Namespace of the install (default kueue-system); created by the component."""
+    multi_kueue: NotRequired[dict[str, Any]]
+    """The `multiKueue` section of Kueue's configuration (gcInterval, workerLostTimeout, dispatcherName), for a
+    MultiKueue manager; Environment sets it when the environment has workers."""
 
 
 class KueueInstall(pulumi.ComponentResource):
@@ -85,6 +88,7 @@ class KueueInstall(pulumi.ComponentResource):
             wait_for_pods_ready=bool(args.get("wait_for_pods_ready", False)),
             manager_cpu=args.get("manager_cpu"),
             manager_memory=args.get("manager_memory"),
+            multi_kueue=args.get("multi_kueue"),
         )
         version = chart_version(release)
         namespace_name = args.get("namespace") or KUEUE_NAMESPACE

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_FULLNAME
-from gkecap.components.kubernetes_objects.flavors import capacity_objects
+from gkecap.components.kubernetes_objects.flavors import api_version_of, capacity_objects
+from gkecap.components.kubernetes_objects.multikueue import manager_objects
 from gkecap.components.kubernetes_objects.queues import sharing_objects
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.model import CapacityModel, derive
@@ -35,6 +36,10 @@ KIND_ORDER: tuple[str, ...] = (
     "ClusterQueue",
     "LocalQueue",
     "RoleBinding",
+    # MultiKueue (a manager's objects), last so the numbered manifest files of other kinds keep their names; the
+    # MultiKueue AdmissionCheck is Inactive until its MultiKueueConfig exists, then Kueue activates it.
+    "MultiKueueCluster",
+    "MultiKueueConfig",
 )
 NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding"})
 
@@ -64,11 +69,13 @@ def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
 
 
 def kueue_objects(model: CapacityModel) -> list[dict]:
-    """All generated objects of the environment, in apply order."""
+    """All generated objects of the environment, in apply order (with MultiKueue workers: the manager's)."""
     by_kind: dict[str, list[dict]] = {}
     by_kind.update(_team_objects(model))
     by_kind.update(capacity_objects(model))
     by_kind.update(sharing_objects(model))
+    for kind, objects in manager_objects(model, api_version_of(model.kueue.api_version)).items():
+        by_kind[kind] = by_kind.get(kind, []) + objects
     ordered = [obj for kind in KIND_ORDER for obj in by_kind.get(kind, [])]
     _check_unique(ordered)
     return ordered

@@ -117,7 +117,8 @@ def capacity_objects(model: CapacityModel) -> dict[str, list[dict]]:
     api_version = api_version_of(model.kueue.api_version)
     tas = model.kueue.topology_aware_scheduling
     pools = model.pools_in_flavor_order()
-    queued = [p for p in pools if p.queued]
+    # With MultiKueue workers (the manager's objects) a queued pool's ProvisioningRequest check runs on its worker.
+    queued = [p for p in pools if p.queued] if not model.workers else []
     return {
         "Topology": [gke_topology(api_version)] if tas and any(uses_topology(p, tas) for p in pools) else [],
         "ResourceFlavor": [pool_flavor(p, tas=tas, api_version=api_version) for p in pools],

@@ -88,7 +88,8 @@ def chart_version(version: str) -> str:
     return version[1:]
 
 
-def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: bool = False) -> dict[str, Any]:
+def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: bool = False,
+                   multi_kueue: dict[str, Any] | None = None) -> dict[str, Any]:
     """The controller manager Configuration (the chart's defaults plus fair sharing and waitForPodsReady when
     asked)."""
     v1beta2 = serves_v1beta2(version)  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
@@ -110,6 +111,8 @@ def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: boo
             "enable": True, "preemptionStrategies": strategies}
     if wait_for_pods_ready:
         config["waitForPodsReady"] = dict(WAIT_FOR_PODS_READY) if v1beta2 else {"enable": True, **WAIT_FOR_PODS_READY}
+    if multi_kueue:  # a MultiKueue manager (kubernetes_objects.multikueue.manager_settings); same keys in v1beta1
+        config["multiKueue"] = dict(multi_kueue)
     return config
 
 
@@ -131,6 +134,7 @@ def chart_values(
     wait_for_pods_ready: bool = False,
     manager_cpu: str | None = None,
     manager_memory: str | None = None,
+    multi_kueue: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Helm values for the Kueue chart of `version`."""
     manager: dict[str, Any] = {}
@@ -145,7 +149,8 @@ def chart_values(
     values: dict[str, Any] = {"fullnameOverride": KUEUE_FULLNAME}
     if controller:
         values["controllerManager"] = controller
-    if fair_sharing or wait_for_pods_ready:
-        config = manager_config(version, fair_sharing=fair_sharing, wait_for_pods_ready=wait_for_pods_ready)
+    if fair_sharing or wait_for_pods_ready or multi_kueue:
+        config = manager_config(version, fair_sharing=fair_sharing, wait_for_pods_ready=wait_for_pods_ready,
+                                multi_kueue=multi_kueue)
         values["managerConfig"] = {"controllerManagerConfigYaml": yaml.safe_dump(config, sort_keys=False)}
     return values

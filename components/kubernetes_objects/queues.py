@@ -20,6 +20,7 @@ from gkecap.components import kueue_api
 from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from gkecap.components.kueue_api import Quota
 from gkecap.components.kubernetes_objects.flavors import admission_check_name, api_version_of
+from gkecap.components.kubernetes_objects.multikueue import MULTIKUEUE_CHECK
 from gkecap.components.model import CapacityModel, CohortPlan, PoolPlan, TeamPlan
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, namespace_selector, team_labels
 
@@ -100,7 +101,9 @@ def team_cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
     # deprecated it ("may only be configured with Classical Preemption", CHANGELOG-0.10 #4165/#4819).
     if team.preemption.borrow_within_cohort != "Never":
         preemption["borrowWithinCohort"] = {"policy": team.preemption.borrow_within_cohort}
-    checks = {admission_check_name(p.name): [p.name] for p in pools if p.queued}
+    checks: dict = {admission_check_name(p.name): [p.name] for p in pools if p.queued}
+    if model.workers:  # the manager: dispatch (the ProvisioningRequest checks run on the workers)
+        checks = {MULTIKUEUE_CHECK: None}
     return kueue_api.cluster_queue(
         team.name,
         resource_groups=[kueue_api.resource_group(flavors, covered)] if flavors else (),

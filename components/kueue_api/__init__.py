@@ -13,6 +13,7 @@ from gkecap.components.kueue_api.admission_check import (
 )
 from gkecap.components.kueue_api.builders import (
     KueueValidationError, Quota, admission_check, cluster_queue, cohort, flavor_quotas, local_queue,
+    multikueue_admission_check, multikueue_cluster, multikueue_config,
     provisioning_admission_check, provisioning_request_config, resource_flavor, resource_group, topology,
     workload_priority_class,
 )
@@ -51,7 +52,8 @@ __all__ = [
     "Quota", "Reference", "ResourceFlavorSpec", "ResourceGroup", "ResourceQuota", "Rule", "Taint", "Toleration",
     "TopologyLevel", "TopologySpec",
     "admission_check", "cluster_queue", "cohort", "flavor_quotas", "is_transition_rule", "kueue_kind",
-    "local_queue", "manifest", "parse_quantity", "provisioning_admission_check", "provisioning_request_config",
+    "local_queue", "manifest", "multikueue_admission_check", "multikueue_cluster", "multikueue_config",
+    "parse_quantity", "provisioning_admission_check", "provisioning_request_config",
     "references", "resource_flavor", "resource_group", "spec_model", "topology", "validate_kueue_object",
     "workload_priority_class",
 ]

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.kueue_api.admission_check import DWS_PROVISIONING_CLASS, PROVISIONING_REQUEST_CONTROLLER
 from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, KueueModel
+from gkecap.components.kueue_api.multikueue import MULTIKUEUE_CONTROLLER
 from gkecap.components.kueue_api.objects import manifest
 from gkecap.components.kueue_api.validation import KueueViolation, validate_kueue_object
 
@@ -161,6 +162,31 @@ def provisioning_admission_check(name: str, config_name: str, *, labels: Mapping
     return admission_check(name, PROVISIONING_REQUEST_CONTROLLER,
                            parameters=(GROUP, "ProvisioningRequestConfig", config_name), labels=labels,
                            api_version=api_version)
+
+
+def multikueue_admission_check(name: str, config_name: str, *, labels: Mapping[str, str] | None = None,
+                               api_version: str = V1BETA2) -> dict[str, Any]:
+    """The MultiKueue admission check, dispatching to the clusters of MultiKueueConfig `config_name`."""
+    # multikueue_types.go MultiKueueControllerName; parameters -> MultiKueueConfig (setup_multikueue.md, v0.19.2)
+    return admission_check(name, MULTIKUEUE_CONTROLLER, parameters=(GROUP, "MultiKueueConfig", config_name),
+                           labels=labels, api_version=api_version)
+
+
+def multikueue_config(name: str, clusters: Sequence[str], *, labels: Mapping[str, str] | None = None,
+                      api_version: str = V1BETA2) -> dict[str, Any]:
+    """A MultiKueueConfig: the MultiKueueClusters a workload may go to, most preferred first."""
+    return _checked(manifest("MultiKueueConfig", name, _spec(clusters=list(clusters)), api_version=api_version,
+                             labels=labels))
+
+
+def multikueue_cluster(name: str, secret: str, *, labels: Mapping[str, str] | None = None,
+                       api_version: str = V1BETA2) -> dict[str, Any]:
+    """A MultiKueueCluster reaching its worker with the kubeconfig in Secret `secret` (key `kubeconfig`) of the
+    namespace Kueue runs in. v1beta2 puts it under clusterSource, v1beta1 directly under spec."""
+    kube_config = {"locationType": "Secret", "location": secret}
+    spec = {"kubeConfig": kube_config} if _full_api_version(api_version) == V1BETA1 else \
+        {"clusterSource": {"kubeConfig": kube_config}}
+    return _checked(manifest("MultiKueueCluster", name, spec, api_version=api_version, labels=labels))
 
 
 def provisioning_request_config(name: str, *, provisioning_class_name: str = DWS_PROVISIONING_CLASS,

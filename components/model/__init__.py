@@ -37,11 +37,13 @@ from gkecap.components.model.plans import (
     PriorityClassPlan,
     ReservationPlan,
     TeamPlan,
+    WorkerPlan,
     flavor_rank,
 )
 from gkecap.components.model.vertex import VertexProfilePlan, VertexQuotaPlan
 
 __all__ = [
     "POOL_LABEL", "CapacityModel", "CohortPlan", "GpuSharingPlan", "PoolPlan", "PoolTotals",
-    "PreemptionPlan", "PriorityClassPlan", "ReservationPlan", "TeamPlan", "VertexProfilePlan", "VertexQuotaPlan", "derive", "flavor_rank",
+    "PreemptionPlan", "PriorityClassPlan", "ReservationPlan", "TeamPlan", "VertexProfilePlan", "VertexQuotaPlan", "WorkerPlan", "derive",
+    "flavor_rank",
 ]

@@ -30,15 +30,22 @@ from gkecap.components.model.plans import (
     PriorityClassPlan,
     ReservationPlan,
     TeamPlan,
+    WorkerPlan,
     flavor_rank,
 )
 from gkecap.components.model.vertex import vertex_profiles, vertex_quotas
 from gkecap.components.spec.models import EnvironmentSpec, NodePoolSpec, ReservationSpec, TeamSpec
 from gkecap.components.spec.requests import pool_request
+from gkecap.components.spec.workers import manager_view
 
 
 def derive(spec: EnvironmentSpec) -> CapacityModel:
-    """Derive the capacity model of a validated environment spec."""
+    """Derive the capacity model of a validated environment spec. With MultiKueue workers it is the manager's
+    model: every worker's pools, the teams' whole quotas, and `workers` saying where each pool runs."""
+    if spec.workers:
+        workers = tuple(WorkerPlan(w.name, w.region, w.cluster.name, w.cluster.location or w.region,
+                                   tuple(p.name for p in w.node_pools)) for w in spec.workers)
+        return replace(derive(manager_view(spec).model_copy(update={"workers": []})), workers=workers)
     consumers: dict[str, list[str]] = {}
     for pool in spec.node_pools:
         if pool.capacity == "calendar" and pool.reservation:

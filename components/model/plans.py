@@ -194,6 +194,18 @@ class PriorityClassPlan:
 
 
 @dataclass(frozen=True)
+class WorkerPlan:
+    """A MultiKueue worker cluster (spec.workers): where its pools run. Its objects are those of its own
+    single-cluster environment (spec.workers.worker_environments)."""
+
+    name: str
+    region: str
+    cluster: str
+    location: str
+    pools: tuple[str, ...]  # pool names, file order
+
+
+@dataclass(frozen=True)
 class CapacityModel:
     project: str | None
     region: str
@@ -210,6 +222,8 @@ class CapacityModel:
     warnings: tuple[str, ...]
     vertex_profiles: tuple[VertexProfilePlan, ...] = ()  # Vertex AI FLEX_START training (model.vertex)
     vertex_quotas: tuple[VertexQuotaPlan, ...] = ()
+    # MultiKueue workers (spec.workers); then `cluster` is the manager and `pools` are every worker's pools
+    workers: tuple[WorkerPlan, ...] = ()
     _pools: dict[str, PoolPlan] = field(repr=False, compare=False, default_factory=dict)
     _teams: dict[str, TeamPlan] = field(repr=False, compare=False, default_factory=dict)
     _cohorts: dict[str, CohortPlan] = field(repr=False, compare=False, default_factory=dict)
@@ -230,6 +244,10 @@ class CapacityModel:
     @property
     def root_cohorts(self) -> tuple[CohortPlan, ...]:
         return tuple(c for c in self.cohorts if c.parent is None)
+
+    def worker_of(self, pool: str) -> WorkerPlan | None:
+        """The worker cluster holding a pool (None in a single-cluster environment)."""
+        return next((w for w in self.workers if pool in w.pools), None)
 
     def pools_in_flavor_order(self) -> tuple[PoolPlan, ...]:
         return tuple(self._pools[name] for name in self.flavor_order)

@@ -28,6 +28,7 @@ from gkecap.components.spec.errors import (
 )
 from gkecap.components.spec.models import EnvironmentSpec
 from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
+from gkecap.components.spec.workers import check_workers, has_workers
 
 
 def load_environment(
@@ -49,7 +50,12 @@ def load_environment(
     except ValidationError as err:
         spec = None
         issues += translate_validation_error(err, EnvironmentSpec)
-    errors, warnings = check_environment(spec, data, now)
+    worker_datas: list[dict[str, Any]] = []
+    if has_workers(data):  # MultiKueue: the manager's rules, then each worker's as its own environment
+        errors, warnings, worker_datas = check_workers(spec, data, now, check_environment)
+        warnings = unique(warnings)
+    else:
+        errors, warnings = check_environment(spec, data, now)
     # A key that failed to parse was dropped for the cross-field checks: do not report it twice.
     reported = {issue.path for issue in issues}
     issues += [issue for issue in errors if not under_any(issue.path, reported)]
@@ -58,6 +64,7 @@ def load_environment(
     assert spec is not None
     spec._warnings = [str(w) for w in warnings]
     spec._warning_issues = list(warnings)
+    spec._worker_data = worker_datas
     return spec
 
 

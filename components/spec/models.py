@@ -85,6 +85,21 @@ class ManagerResourcesSpec(_SpecModel):
     memory: PositiveQuantity | None = None
 
 
+# Go time.ParseDuration syntax (what Kueue's configuration decodes a metav1.Duration with), e.g. 15m, 1m30s.
+GO_DURATION_PATTERN = r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"
+
+
+class MultiKueueSettingsSpec(_SpecModel):
+    """The manager's `multiKueue` configuration (used only with `workers`). Unset values are written with
+    Kueue's defaults (apis/config/v1beta2/defaults.go at v0.19.2), so the configuration says what runs."""
+
+    # AllAtOnce: a copy of the workload goes to every worker, the first to admit it wins; Incremental: to up to
+    # 3 workers at a time, in `workers` order (configuration_types.go MultiKueueDispatcherMode*).
+    dispatcher: Literal["AllAtOnce", "Incremental"] = "AllAtOnce"
+    worker_lost_timeout: Annotated[str, Field(pattern=GO_DURATION_PATTERN)] = "15m0s"  # DefaultMultiKueueWorkerLostTimeout
+    gc_interval: Annotated[str, Field(pattern=GO_DURATION_PATTERN)] = "1m0s"  # DefaultMultiKueueGCInterval; 0s: off
+
+
 class KueueSpec(_SpecModel):
     install: StrictBool = True
     version: KueueVersion = DEFAULT_KUEUE_VERSION
@@ -95,6 +110,7 @@ class KueueSpec(_SpecModel):
     # Install JobSet with Kueue while Kueue's JobSet integration is on (kubernetes_objects.jobset_chart); false
     # when the cluster has JobSet already.
     job_set: StrictBool = True
+    multi_kueue: MultiKueueSettingsSpec = Field(default_factory=MultiKueueSettingsSpec)
 
 
 class GpuSharingSpec(_SpecModel):
@@ -235,6 +251,23 @@ DEFAULT_PRIORITY_CLASSES: tuple[PriorityClassSpec, ...] = (
 )
 
 
+class WorkerSpec(_SpecModel):
+    """A MultiKueue worker cluster: its own region, cluster and accelerator pools (and the calendar reservations
+    they consume). The environment's `cluster` is then the manager, which keeps the queues and dispatches."""
+
+    name: DnsLabel
+    region: Region
+    cluster: ClusterSpec
+    node_pools: list[NodePoolSpec] = Field(default_factory=list)
+    reservations: list[ReservationSpec] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _fill_location(self) -> "WorkerSpec":
+        if self.cluster.location is None:
+            self.cluster.location = self.region
+        return self
+
+
 class EnvironmentSpec(_SpecModel):
     """What ``gkecap:environment`` holds (see the README's "The environment file")."""
 
@@ -249,9 +282,12 @@ class EnvironmentSpec(_SpecModel):
     teams: list[TeamSpec] = Field(default_factory=list)
     priority_classes: list[PriorityClassSpec] | None = None
     vertex: VertexSpec | None = None  # Vertex AI training with FLEX_START (spec.vertex)
+    workers: list[WorkerSpec] = Field(default_factory=list)  # MultiKueue worker clusters (spec.workers)
 
     _warnings: list[str] = PrivateAttr(default_factory=list)
     _warning_issues: list[Any] = PrivateAttr(default_factory=list)  # the same findings as Issues (path, message)
+    # With workers: each worker's environment as a single-cluster file would give it (spec.workers)
+    _worker_data: list[dict[str, Any]] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> "EnvironmentSpec":

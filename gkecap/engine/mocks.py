@@ -23,6 +23,7 @@ from gkecap.components.gke.locations import is_zone, region_of
 from gkecap.engine.struct_values import struct_to_plain
 
 # Zones per region: https://cloud.google.com/compute/docs/regions-zones (zone letters differ by region).
+_TOKEN_SECRET_TYPE = "kubernetes.io/service-account-token"
 REGION_ZONES = locations.REGION_ZONES  # the zones GKE's regions have (gkecap.components.gke.locations)
 
 # Mock GKE versions per release channel: plausible values shaped like GKE's (x.y.z-gke.N), at or above
@@ -237,7 +238,13 @@ class GkeMocks(pulumi.runtime.Mocks):
         metadata.setdefault("creationTimestamp", "2026-01-01T00:00:00Z")
         namespace = metadata.get("namespace")
         resource_id = f"{namespace}/{metadata['name']}" if namespace else metadata["name"]
-        return resource_id, {"metadata": metadata}
+        outputs: dict[str, Any] = {"metadata": metadata}
+        if type_ == "kubernetes:core/v1:Secret" and _plain(_get(inputs, "type")) == _TOKEN_SECRET_TYPE:
+            # Kubernetes' token controller fills a service-account token Secret; a stand-in token here (never
+            # a real credential), so what is built from it (a MultiKueue kubeconfig) can be checked offline.
+            token = base64.b64encode(f"mock-token-{_digest('token', name)[:16]}".encode()).decode()
+            outputs["data"] = {"token": token}
+        return resource_id, outputs
 
     # --- invokes ---------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from gkecap.components.kueue_api import GROUP
+from gkecap.components.kueue_api import GROUP, MULTIKUEUE_CONTROLLER
 from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, known_str
@@ -87,3 +87,27 @@ def flavor_quotas(spec: Any) -> Iterator[tuple[str, str, Any]]:
 
 def number_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _dispatches(resources: list[ResourceView]) -> bool:
+    """Whether these Kueue objects are a MultiKueue manager's: an AdmissionCheck of Kueue's MultiKueue controller."""
+    return any(known_str(at(r.props, "spec.controllerName")) == MULTIKUEUE_CONTROLLER
+               for r in resources if kueue_kind(r) == "AdmissionCheck")
+
+
+def capacity_scopes(resources: list[ResourceView]) -> list[list[ResourceView]]:
+    """The stack's resources per cluster whose Kueue quotas local nodes back: the Kueue objects of one Kubernetes
+    provider (one cluster) with every other resource, one list per provider. A MultiKueue manager's objects are
+    left out: its quotas admit work that runs on the workers (kueue.sigs.k8s.io/docs/concepts/multikueue), whose
+    own queues are judged against their pools. One provider and no manager: the resources as they are."""
+    scopes: dict[str, list[ResourceView]] = {}
+    others: list[ResourceView] = []
+    for resource in resources:
+        if kueue_kind(resource) is None:
+            others.append(resource)
+        else:
+            scopes.setdefault(resource.provider.urn if resource.provider is not None else "", []).append(resource)
+    if len(scopes) <= 1:
+        only = next(iter(scopes.values()), [])
+        return [] if only and _dispatches(only) else [resources]
+    return [others + objects for objects in scopes.values() if not _dispatches(objects)]

@@ -41,6 +41,7 @@ from gkecap.policies.rules.known_values import at, has_unknown, known_int, known
 from gkecap.policies.rules.kueue_props import (
     display_name,
     flavor_quotas,
+    capacity_scopes,
     kueue_kind,
     number_text,
     object_name,
@@ -242,6 +243,11 @@ def _stack_pools(resources: list[ResourceView]) -> _StackPools:
 
 
 def quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
+    """Findings per cluster (kueue_props.capacity_scopes): each cluster's quotas against the pools."""
+    return [finding for scope in capacity_scopes(resources) for finding in _cluster_quota_findings(scope)]
+
+
+def _cluster_quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]:
     stack = _stack_pools(resources)
     if not stack.pools:
         return []
@@ -335,6 +341,10 @@ def check_quota_capacity_dws(resources: list[ResourceView], config: dict) -> lis
 
 def check_whole_vm_quotas(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """quota-whole-vms: quotas on flex-start/queued pools come in whole VMs and fit the VMs the pools can build."""
+    return [found for scope in capacity_scopes(resources) for found in _cluster_whole_vm_findings(scope)]
+
+
+def _cluster_whole_vm_findings(resources: list[ResourceView]) -> list[tuple[str | None, str]]:
     stack = _stack_pools(resources)
     if not stack.pools:
         return []

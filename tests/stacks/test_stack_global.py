@@ -1,0 +1,78 @@
+"""`gkecap plan --stack global` (MultiKueue, issue 24), end to end: the real CLI, the offline engine and the pack.
+
+One plan per module (session of a policy pack): a manager and two workers in two regions.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MOCK_TOKEN = "mock-token-"  # the engine's stand-in for the token Kubernetes writes (gkecap.engine.mocks)
+
+
+@pytest.fixture(scope="module")
+def plan(tmp_path_factory):
+    out = tmp_path_factory.mktemp("global")
+    done = subprocess.run([sys.executable, "-c", "from gkecap.cli import main; main()", "plan", "--stack", "global",
+                           "--format", "json", "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    return done, json.loads(done.stdout), out
+
+
+def _by_name(document: dict) -> dict[str, dict]:
+    return {r["name"]: r for r in document["resources"]}
+
+
+def test_the_global_plan_exits_0_without_violations(plan) -> None:
+    done, document, _ = plan
+    assert done.returncode == 0, done.stderr
+    assert document["violations"] == []
+
+
+def test_each_clusters_kueue_objects_use_that_clusters_provider(plan) -> None:
+    _, document, _ = plan
+    providers = {r["name"]: r["urn"] for r in document["resources"] if r["type"] == "pulumi:providers:kubernetes"}
+    assert set(providers) == {"global-k8s", "global-east-k8s", "global-central-k8s"}
+    resources = _by_name(document)
+    for name, provider in (("kueue-objects-east", "global-k8s"), ("east-kueue-objects-h100-dws", "global-east-k8s"),
+                           ("central-kueue-objects-v6e-4x4", "global-central-k8s"),
+                           ("east-multikueue-secret", "global-east-k8s"),
+                           ("east-multikueue-kubeconfig", "global-k8s")):
+        assert resources[name]["options"]["provider"].startswith(providers[provider] + "::"), name
+
+
+def test_node_pools_belong_to_the_worker_clusters(plan) -> None:
+    resources = _by_name(plan[1])
+    assert resources["h100-dws"]["inputs"]["cluster"] == "ml-east"
+    assert {resources["v6e-4x4-s0"]["inputs"]["cluster"], resources["v6e-4x4-s1"]["inputs"]["cluster"]} == {
+        "ml-central"}
+    assert not [r for r in plan[1]["resources"] if r["type"] == "gcp:container/nodePool:NodePool"
+                and r["inputs"].get("cluster") == "ml-global" and r["name"] != "ml-global-system"]
+
+
+def test_the_manager_points_at_a_worker_only_after_its_kueue_and_kubeconfig(plan) -> None:
+    resources = _by_name(plan[1])
+    manager_objects = resources["kueue-objects"]
+    # A component dependency stands for its children: the workers' ClusterQueues, and the kubeconfig Secrets.
+    wanted = {resources[n]["urn"] for n in ("east-kueue-objects-llm", "central-kueue-objects-llm",
+                                            "east-multikueue-kubeconfig", "central-multikueue-kubeconfig")}
+    assert wanted <= set(manager_objects["dependencies"])
+    assert resources["east-kueue"]["urn"] in resources["east-multikueue-secret"]["dependencies"]
+
+
+def test_no_token_or_kubeconfig_reaches_any_output(plan) -> None:
+    done, document, out = plan
+    encoded = base64.b64encode(MOCK_TOKEN.encode()).decode()[:12]
+    assert document["resources"] and _by_name(document)["east-multikueue-kubeconfig"]["inputs"]["stringData"] == \
+        "[secret]"
+    texts = [done.stdout, done.stderr] + [p.read_text(errors="replace") for p in out.rglob("*") if p.is_file()]
+    for text in texts:
+        assert MOCK_TOKEN not in text
+        assert encoded not in text
