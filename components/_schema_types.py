@@ -68,6 +68,20 @@ class QueueExport(TypedDict):
 
 
 @_DOCSTRINGS
+class WorkerExport(TypedDict):
+    """One MultiKueue worker of an Environment (its `workers` output)."""
+
+    cluster: str
+    """Name of the worker's GKE cluster."""
+    location: str
+    """Location of the worker's cluster."""
+    region: str
+    """Region of the worker."""
+    pools: list[str]
+    """The environment's pools that run on this worker."""
+
+
+@_DOCSTRINGS
 class VertexQuotaExport(TypedDict):
     """The preemptible Vertex AI training quota one region and GPU needs (VertexTrainingQuota's `quotas`)."""
 
@@ -151,6 +165,9 @@ def typed_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     _retype(env["inputProperties"]["environment"], environment)
     _retype(env["properties"]["pools"], pools)
     _retype(env["properties"]["queues"], queues)
+    if "workers" in env["properties"]:
+        _retype(env["properties"]["workers"],
+                converter.node(TypeAdapter(dict[str, WorkerExport]).json_schema(mode="serialization")))
     _retype(resources[f"{package}:index:KueueObjects"]["inputProperties"]["objects"], objects)
     vertex = resources.get(f"{package}:index:VertexTrainingQuota")
     if vertex is not None:  # the environment file's `vertex` section, and the quota per region and GPU

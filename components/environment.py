@@ -34,7 +34,7 @@ import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
 
 from gkecap.components.cluster import GkeCluster
-from gkecap.components._schema_types import PoolExport, QueueExport
+from gkecap.components._schema_types import PoolExport, QueueExport, WorkerExport
 from gkecap.components._support import known, raise_invalid
 from gkecap.components.kubernetes_objects.jobset_chart import jobset_integration_on
 from gkecap.components.kueue import KueueInstall, KueueObjects
@@ -92,7 +92,8 @@ class Environment(pulumi.ComponentResource):
     kubernetes_objects: pulumi.Output[list[str]]
     """`Kind/name` of every generated Kubernetes object, in apply order."""
     workers: pulumi.Output[dict[str, Any]]
-    """MultiKueue workers (empty without): per worker its cluster, location, region and pools."""
+    """MultiKueue workers (empty without): per worker its cluster, location, region and pools (a `WorkerExport`
+    each)."""
 
     def __init__(self, name: str, args: EnvironmentArgs, opts: Optional[pulumi.ResourceOptions] = None):
         spec = _spec(args)
@@ -218,8 +219,8 @@ class Environment(pulumi.ComponentResource):
         self.queues = known(_queue_exports(model))
         self.flavors = known([o["metadata"]["name"] for o in objects_of_kind(objects, "ResourceFlavor")])
         self.kubernetes_objects = self.kueue_objects.names
-        self.workers = known({w.name: {"cluster": w.cluster, "location": w.location, "region": w.region,
-                                       "pools": list(w.pools)} for w in model.workers})
+        self.workers = known({w.name: WorkerExport(cluster=w.cluster, location=w.location, region=w.region,
+                                                   pools=list(w.pools)) for w in model.workers})
         self.register_outputs(
             {
                 "clusterName": self.cluster_name,

@@ -35,6 +35,17 @@ from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED
 _K8S_VERSION = _package_version("pulumi_kubernetes")
 
 
+class MultiKueueSettingsArgs(TypedDict):
+    """The `multiKueue` section of Kueue's configuration (apis/config/v1beta2 MultiKueue)."""
+
+    gcInterval: NotRequired[str]
+    """Interval between garbage collections of remote objects (Go duration; Kueue's default 1m0s, 0s: off)."""
+    workerLostTimeout: NotRequired[str]
+    """How long a workload stays admitted when its worker is unreachable (Go duration; default 15m0s)."""
+    dispatcherName: NotRequired[str]
+    """kueue.x-k8s.io/multikueue-dispatcher-all-at-once (default) or ...-incremental."""
+
+
 class KueueInstallArgs(TypedDict):
     """Arguments of KueueInstall."""
 
@@ -59,7 +70,7 @@ class KueueInstallArgs(TypedDict):
     """Memory request of the Kueue controller manager, e.g. 1Gi (chart default when omitted)."""
     namespace: NotRequired[str]
     """Namespace of the install (default kueue-system); created by the component."""
-    multi_kueue: NotRequired[dict[str, Any]]
+    multi_kueue: NotRequired[MultiKueueSettingsArgs]
     """The `multiKueue` section of Kueue's configuration (gcInterval, workerLostTimeout, dispatcherName), for a
     MultiKueue manager; Environment sets it when the environment has workers."""
 
@@ -88,7 +99,7 @@ class KueueInstall(pulumi.ComponentResource):
             wait_for_pods_ready=bool(args.get("wait_for_pods_ready", False)),
             manager_cpu=args.get("manager_cpu"),
             manager_memory=args.get("manager_memory"),
-            multi_kueue=args.get("multi_kueue"),
+            multi_kueue=dict(args["multi_kueue"]) if args.get("multi_kueue") else None,
         )
         version = chart_version(release)
         namespace_name = args.get("namespace") or KUEUE_NAMESPACE

@@ -12,6 +12,7 @@ Layers, bottom up (all pure):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Iterable, Mapping
 
@@ -23,6 +24,7 @@ from gkecap.simulate.environment import (
     priority_values,
     provisioning_retry,
 )
+from gkecap.simulate.multicluster import flattened, pool_clusters
 from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, load_workloads_file
 
 __all__ = ["SimulationResult", "WorkloadsFileError", "load_workloads_file", "simulate_environment"]
@@ -32,10 +34,15 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
                          where: str = "") -> SimulationResult:
     """Simulate `workloads` on the environment whose capacity model is `model` and whose emitted Kueue objects
     are `objects`. Raises WorkloadsFileError (every problem at its YAML path) before anything runs."""
+    clusters = {}
+    if model.workers:  # MultiKueue: the manager's dispatch, flattened to one cluster (simulate.multicluster)
+        clusters = pool_clusters(model)
+        model, objects = flattened(model)
     objects = list(objects)
     cluster = cluster_from_objects(objects, fair_sharing=bool(model.kueue.fair_sharing))
     pools = pool_capacities(model, workloads)
     planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where)
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
-    return Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso).run()
+    result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso).run()
+    return replace(result, clusters=clusters) if clusters else result

@@ -18,7 +18,7 @@ scheduling cycles until nothing changes (Kueue runs its cycles back to back whil
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from gkecap.simulate.cluster import Cluster, Workload
@@ -80,6 +80,8 @@ class SimulationResult:
     pool_nodes: dict[str, list[tuple[float, int]]]  # pool -> capacity steps
     end: float
     fair_sharing: bool
+    # MultiKueue (gkecap.simulate.multicluster): pool -> (worker, cluster, region) where its workloads run
+    clusters: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
 @dataclass

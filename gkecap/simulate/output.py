@@ -3,6 +3,8 @@
 JSON (times in seconds from the scenario start; `admitted`/`finished` null when it never happens; `started`, the
 first time its pods ran on nodes, is an addition to the issue's format):
 `{"workloads": [{"name", "team", "submitted", "admitted", "finished", "pool", "preemptions", "waitSeconds", "started"}],
+With MultiKueue workers, each workload also has `cluster` and `region` (its worker), and the document `clusters`
+[{"name", "cluster", "region", "pools", "workloads", "finished"}] and `regions` [{"name", "clusters", ...}].
   "events": [{"time", "workload", "event", "pool", "borrowed", "reason"}],
   "teams": [{"name", "quota", "peakUsage", "borrowedSeconds", "meanWaitSeconds"}], "summary": {...}}`
 """
@@ -65,12 +67,55 @@ def summary(result: SimulationResult) -> dict[str, Any]:
     }
 
 
+def cluster_rows(result: SimulationResult) -> list[dict[str, Any]]:
+    """MultiKueue: per worker cluster, the workloads dispatched to it ([] for one cluster)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for worker, cluster, region in result.clusters.values():
+        rows.setdefault(worker, {"name": worker, "cluster": cluster, "region": region, "pools": [],
+                                 "workloads": 0, "finished": 0})
+    for pool, (worker, _, _) in result.clusters.items():
+        rows[worker]["pools"].append(pool)
+    for w in result.workloads:
+        if w.pool in result.clusters:
+            row = rows[result.clusters[w.pool][0]]
+            row["workloads"] += 1
+            row["finished"] += w.finished is not None
+    return list(rows.values())
+
+
+def region_rows(result: SimulationResult) -> list[dict[str, Any]]:
+    regions: dict[str, dict[str, Any]] = {}
+    for row in cluster_rows(result):
+        entry = regions.setdefault(row["region"], {"name": row["region"], "clusters": [], "workloads": 0,
+                                                   "finished": 0})
+        entry["clusters"].append(row["name"])
+        entry["workloads"] += row["workloads"]
+        entry["finished"] += row["finished"]
+    return list(regions.values())
+
+
+def _placement(result: SimulationResult, pool: str | None) -> dict[str, Any]:
+    """A MultiKueue workload's worker and region (nothing for one cluster)."""
+    if not result.clusters:
+        return {}
+    worker, _, region = result.clusters.get(pool or "", (None, None, None))
+    return {"cluster": worker, "region": region}
+
+
 def to_document(result: SimulationResult) -> dict[str, Any]:
+    document = _document(result)
+    if result.clusters:  # MultiKueue (gkecap.simulate.multicluster): where each workload was dispatched
+        document["clusters"] = cluster_rows(result)
+        document["regions"] = region_rows(result)
+    return document
+
+
+def _document(result: SimulationResult) -> dict[str, Any]:
     return {
         "workloads": [{
             "name": w.name, "team": w.team, "submitted": _seconds(w.submitted), "admitted": _seconds(w.admitted),
             "finished": _seconds(w.finished), "pool": w.pool, "preemptions": w.preemptions,
-            "waitSeconds": _seconds(w.wait_seconds), "started": _seconds(w.started),
+            "waitSeconds": _seconds(w.wait_seconds), "started": _seconds(w.started), **_placement(result, w.pool),
         } for w in result.workloads],
         "events": [{
             "time": _seconds(e.time), "workload": e.workload, "event": e.event, "pool": e.pool,
@@ -105,6 +150,18 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
         table.add_row(row["name"], str(row["quota"]), str(row["peakUsage"]), clock(row["borrowedSeconds"]),
                       clock(row["meanWaitSeconds"]))
     console.print(table)
+    if result.clusters:
+        clusters = Table(title="Clusters (MultiKueue workers)", title_justify="left")
+        for column in ("worker", "cluster", "region", "pools", "workloads", "finished"):
+            clusters.add_column(column, justify="right" if column in ("workloads", "finished") else "left")
+        for row in cluster_rows(result):
+            clusters.add_row(row["name"], row["cluster"], row["region"], ", ".join(row["pools"]),
+                             str(row["workloads"]), str(row["finished"]))
+        console.print(clusters)
+        for w in result.workloads:
+            if w.pool in result.clusters:
+                worker, _, region = result.clusters[w.pool]
+                console.print(f"  {w.name} ({w.team}) -> {worker} ({region}) on {w.pool}")
     notable = [e for e in result.events if e.event in NOTABLE or (e.event == "admitted" and e.borrowed)]
     if notable:
         console.print("[bold]Notable events[/bold] (borrowing admissions, preemptions, deactivations)")

@@ -51,7 +51,11 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
         ax.set_yticks(range(len(labels)), labels, fontsize=7)
         ax.invert_yaxis()
         ax.set_xlabel("hours from the scenario start (hatched: preempted or evicted)")
-        ax.set_title(f"Pool {pool}: workloads on its nodes")
+        where = ""
+        if pool in result.clusters:  # MultiKueue: the worker and region the pool's workloads were dispatched to
+            worker, _, region = result.clusters[pool]
+            where = f" (worker {worker}, {region})"
+        ax.set_title(f"Pool {pool}{where}: workloads on its nodes")
         teams = list(dict.fromkeys(r.team for r in runs))
         if teams:
             ax.legend(handles=[Patch(color=colors[t], label=t) for t in teams[:12]], loc="lower right",

@@ -88,8 +88,9 @@ def test_the_manager_holds_no_pools() -> None:
 
 def test_a_worker_gets_every_team_with_only_its_pools_quota() -> None:
     sub = worker_data(GLOBAL, 1)
-    assert [t["name"] for t in sub["teams"]] == ["llm", "vision"]
-    assert sub["teams"][0]["quota"] == {"v6e-4x4": 16}
+    assert [t["name"] for t in sub["teams"]] == ["llm", "vision", "jax"]
+    assert sub["teams"][0]["quota"] == {"h100-flex": 16}
+    assert sub["teams"][2]["quota"] == {"v6e-4x4": 32}
     assert sub["region"] == "us-central1" and sub["cluster"]["name"] == "ml-central"
 
 
