@@ -303,6 +303,8 @@ class Simulation:
         never satisfy."""
         changed = False
         for pool_name, nodes in self.placement.items():
+            if not nodes.dirty:  # nothing bound, freed, obtainable or due since its last look
+                continue
             for name in nodes.schedule(self.now):
                 state = self.states[name]
                 del self.reserved[name]

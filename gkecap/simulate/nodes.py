@@ -127,11 +127,11 @@ class PoolNodes:
     # -- the scheduler and the autoscaler -------------------------------------------------------------------
 
     def schedule(self, now: float) -> list[str]:
-        """Bring nodes up to date at `now`, bind what fits; the workloads whose every pod is now bound."""
+        """Bring nodes up to date at `now`, bind what fits; the workloads whose every pod is now bound. The engine
+        calls it only while `dirty` (a workload admitted or released, what the pool can obtain changed, or a
+        `next_change` came due): nothing else changes its nodes."""
         self._sync(now)
         started: list[str] = []
-        if not self.dirty:
-            return started
         self.dirty = False
         if not self.waiting:
             return started
