@@ -26,6 +26,9 @@ from gkecap.components.kubernetes_objects.build import KIND_ORDER
 # Resource (plural) names of the kinds, as `kubectl api-resources` lists them.
 PLURALS = {
     "Namespace": "namespaces",
+    "ResourceQuota": "resourcequotas",
+    "ValidatingAdmissionPolicy": "validatingadmissionpolicies",
+    "ValidatingAdmissionPolicyBinding": "validatingadmissionpolicybindings",
     "Topology": "topologies",
     "ResourceFlavor": "resourceflavors",
     "ProvisioningRequestConfig": "provisioningrequestconfigs",
@@ -34,6 +37,7 @@ PLURALS = {
     "Cohort": "cohorts",
     "ClusterQueue": "clusterqueues",
     "LocalQueue": "localqueues",
+    "ClusterRole": "clusterroles",
     "RoleBinding": "rolebindings",
 }
 HEADER = (

@@ -103,6 +103,21 @@ def check_teams(f: Findings) -> None:
             f.warn(f"{path}.weight", "has no effect while kueue.fairSharing is false")
         _check_namespaces(f, index, team, namespace_owner)
         _check_preemption(f, index, team, fair_sharing)
+        _check_priorities(f, index, team)
+
+
+def _check_priorities(f: Findings, index: int, team: TeamSpec) -> None:
+    """`priorities` name declared priority classes (the admission policy allows exactly those)."""
+    declared = [pc.name for _, pc in f.view.priority_classes]
+    seen: set[str] = set()
+    for position, name in enumerate(team.priorities or []):
+        path = f"teams[{index}].priorities[{position}]"
+        if name in seen:
+            f.error(path, f"{name!r} is listed twice")
+        elif name not in declared:
+            f.error(path, f"{name!r} is not a priority class of this environment; declared: "
+                    f"{listing(declared) if declared else '(none)'}")
+        seen.add(name)
 
 
 # An existing namespace (`namespace:`) may be `default`, which gke-capacity never creates nor labels.
