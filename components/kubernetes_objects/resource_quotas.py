@@ -23,13 +23,21 @@ ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
 
 def admissible_units(model: CapacityModel, team: TeamPlan) -> dict[str, int]:
     """Per accelerator resource, the most Kueue can ever admit for the team: on each flavor of its ClusterQueue,
-    its nominal quota plus what it may borrow there (its borrowingLimit, else all its cohort tree holds of that
-    pool that is not its own)."""
+    its nominal quota plus what it may borrow there: what its cohort tree holds of that pool, less its own quota
+    and what the other teams keep back (quota above their lendingLimit), at most its borrowingLimit. A cohort's own
+    lending limit is not subtracted, so the figure never undercounts."""
     totals = {resource: 0 for resource in ACCELERATOR_RESOURCES}
-    tree = root_cohort(model, team.cohort).subtree_quota if team.cohort is not None else {}
+    root = root_cohort(model, team.cohort).name if team.cohort is not None else None
+    tree = model.cohort(root).subtree_quota if root is not None else {}
+    kept: dict[str, int] = {}  # pool -> quota the other teams of the tree do not lend
+    for other in model.teams:
+        if other.name == team.name or other.cohort is None or root_cohort(model, other.cohort).name != root:
+            continue
+        for pool_name, limit in other.lending_limits.items():
+            kept[pool_name] = kept.get(pool_name, 0) + max(other.quotas.get(pool_name, 0) - limit, 0)
     for pool in team_pools(model, team):
         nominal = team.quotas.get(pool.name, 0)
-        borrowable = max(tree.get(pool.name, 0) - nominal, 0) if team.cohort is not None else 0
+        borrowable = max(tree.get(pool.name, 0) - nominal - kept.get(pool.name, 0), 0) if root is not None else 0
         limit = team.borrowing_limits.get(pool.name)
         if limit is not None:
             borrowable = min(borrowable, limit)
