@@ -46,6 +46,9 @@ MIG_RESOURCE_PREFIX = "nvidia.com/mig-"  # the NVIDIA device plugin's mixed MIG 
 ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
 # A policy (like a binding) is named after its team.
 POLICY_PREFIX = "gkecap-queue-"
+# What the policy allows, for readers and the policy pack (policies/rules/quota_enforcement.py): comma-separated.
+QUEUES_ANNOTATION = "gkecap.dev/queues"
+PRIORITIES_ANNOTATION = "gkecap.dev/priority-classes"
 
 # Where each kind keeps its pod templates (CEL over `object`; each entry is a list of pod specs). Kinds and paths
 # of the APIs Kueue integrates (v0.19 pkg/controller/jobs/*: batch/job, jobset, ray, leaderworkerset, kubeflow,
@@ -194,6 +197,7 @@ def policy_name(team: str) -> str:
 
 def admission_policy(team: str, queues: Iterable[str], priorities: Iterable[str]) -> dict:
     """The team's ValidatingAdmissionPolicy (cluster-scoped; applies where its binding says)."""
+    queues, priorities = sorted(set(queues)), list(priorities)
     rules = [
         {"apiGroups": [group], "apiVersions": ["*"], "operations": ["CREATE", "UPDATE"], "resources": list(resources)}
         for group, resources in RESOURCE_RULES.items()
@@ -201,7 +205,8 @@ def admission_policy(team: str, queues: Iterable[str], priorities: Iterable[str]
     return {
         "apiVersion": ADMISSION_API_VERSION,
         "kind": "ValidatingAdmissionPolicy",
-        "metadata": {"name": policy_name(team), "labels": team_labels(team)},
+        "metadata": {"name": policy_name(team), "labels": team_labels(team), "annotations": {
+            QUEUES_ANNOTATION: ",".join(queues), PRIORITIES_ANNOTATION: ",".join(priorities)}},
         "spec": {
             "failurePolicy": "Fail",
             "matchConstraints": {"resourceRules": rules},
