@@ -321,3 +321,51 @@ def _annotation(policy: ResourceView) -> str | None:
     if not isinstance(annotations, Mapping):
         return None
     return known_str(annotations.get(PRIORITIES_ANNOTATION))
+
+
+@dataclass(frozen=True)
+class NamespaceLayers:
+    """How one namespace's accelerator work is kept in its quota, as the stack's objects say (for the report)."""
+
+    kueue_managed: bool  # Kueue manages its jobs without a queue name
+    policies: tuple[str, ...]  # queue-enforcing admission policies bound to it with Deny
+    priorities: str | None  # the classes they allow (gkecap's annotation), None when not stated
+    roles: tuple[str, ...]  # roles its RoleBindings grant
+    resource_quota: Mapping[str, Any] | None  # spec.hard of ResourceQuotas on accelerators, merged
+
+
+ROLE_BINDING_TYPE = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+RESOURCE_QUOTA_TYPE = "kubernetes:core/v1:ResourceQuota"
+
+
+def namespace_layers(resources: list[ResourceView], namespaces: list[str]) -> dict[str, NamespaceLayers]:
+    """The enforcement layers of each of `namespaces` in a stack: one computation for the report and the rules."""
+    stack = _read(resources)
+    roles: dict[str, set[str]] = {}
+    quotas: dict[str, dict[str, Any]] = {}
+    for resource in resources:
+        namespace = known_str(at(resource.props, "metadata.namespace"))
+        if namespace is None:
+            continue
+        if resource.type == ROLE_BINDING_TYPE:
+            role = known_str(at(resource.props, "roleRef.name"))
+            if role is not None:
+                roles.setdefault(namespace, set()).add(role)
+        elif resource.type == RESOURCE_QUOTA_TYPE:
+            hard = at(resource.props, "spec.hard")
+            if isinstance(hard, Mapping):
+                accelerators = {k: v for k, v in hard.items() if "nvidia.com/" in k or "google.com/tpu" in k}
+                if accelerators:
+                    quotas.setdefault(namespace, {}).update(accelerators)
+    out = {}
+    for namespace in namespaces:
+        policies = _guarding_policies(stack, namespace) or []
+        listed = [_annotation(p) for p in policies if _restricts_priorities(p)]
+        out[namespace] = NamespaceLayers(
+            kueue_managed=_kueue_manages(stack, namespace),
+            policies=tuple(sorted(display_name(p) for p in policies)),
+            priorities=listed[0] if listed and listed[0] is not None else None,
+            roles=tuple(sorted(roles.get(namespace, ()))),
+            resource_quota=quotas.get(namespace),
+        )
+    return out
