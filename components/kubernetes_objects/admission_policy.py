@@ -34,14 +34,13 @@ from typing import Iterable
 
 from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from gkecap.components.kubernetes_objects.team_access import NAMESPACE_NAME_LABEL, team_labels
+from gkecap.components.kubernetes_objects.workloads import PRIORITY_LABEL, QUEUE_LABEL
 
 ADMISSION_GROUP = "admissionregistration.k8s.io"
 ADMISSION_API_VERSION = f"{ADMISSION_GROUP}/v1"
 # ValidatingAdmissionPolicy v1: GA in Kubernetes 1.30 (KEP-3488), so served by GKE 1.30 and later.
 MIN_KUBERNETES_MINOR = 30
 
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"  # Kueue's constants.QueueLabel
-PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"  # Kueue's constants.WorkloadPriorityClassLabel
 MIG_RESOURCE_PREFIX = "nvidia.com/mig-"  # the NVIDIA device plugin's mixed MIG strategy (nvidia.com/mig-1g.5gb...)
 ACCELERATOR_RESOURCES = (GPU_RESOURCE, TPU_RESOURCE)
 # A policy (like a binding) is named after its team.

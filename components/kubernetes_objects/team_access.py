@@ -1,7 +1,8 @@
 """A team's own corner of the cluster: its Namespaces and the RBAC that lets its members work there.
 
-Pure: plain Kubernetes object dicts, no Pulumi. Every object lives in (or is) one of the team's namespaces:
-nothing cluster-wide is granted, and nothing in another team's namespace. Members are the environment
+Pure: plain Kubernetes object dicts, no Pulumi. Every grant is a RoleBinding in one of the team's namespaces:
+nothing cluster-wide is granted (the one ClusterRole, `gkecap-team-member`, is only bound per namespace), and
+nothing in another team's namespace. Members are the environment
 file's principals (``user:EMAIL``, ``group:EMAIL``, ``serviceAccount:EMAIL``); GKE's RBAC knows Google
 identities as ``User`` (users and Google service accounts, by email) and ``Group`` (Google Groups).
 https://cloud.google.com/kubernetes-engine/docs/how-to/role-based-access-control
