@@ -227,7 +227,7 @@ ALL_POLICIES += [
         enforcement_level="advisory",
     ),
     stack_policy(
-        "quota-bypass",
+        "team-quota-bypass",
         "A team namespace (one with a LocalQueue) where neither Kueue's management of jobs without a queue name nor a "
         "denying admission policy requiring kueue.x-k8s.io/queue-name keeps accelerator work in the team's quota.",
         check_quota_bypass,
@@ -235,7 +235,7 @@ ALL_POLICIES += [
         enforcement_level="mandatory",
     ),
     stack_policy(
-        "quota-enforcement-layers",
+        "team-quota-layers",
         "A team namespace has both layers that keep work queued: Kueue manages its jobs without a queue name, and an "
         "admission policy requires the queue label.",
         check_enforcement_layers,
@@ -251,7 +251,7 @@ ALL_POLICIES += [
         enforcement_level="mandatory",
     ),
     stack_policy(
-        "priority-allowance",
+        "team-priority-allowance",
         "A team namespace cannot use a WorkloadPriorityClass above its team's allowance (config priorityAllowance; "
         "default: every class below the highest).",
         check_priority_allowance,

@@ -3,8 +3,8 @@
 ``kueue_objects(model)`` returns plain dicts ({apiVersion, kind, metadata, spec...}) in apply order: what a
 kind depends on comes first (Namespaces before the LocalQueues and RoleBindings in them, the Topology before
 the flavors naming it, flavors and admission checks before the queues using them, parent Cohorts before
-children), and each team's guards (its admission policy and binding, ResourceQuotas) before the LocalQueues
-and RoleBindings that let it work. Names and order are deterministic. The same list feeds the `KueueObjects` component and
+children); the guards of team quotas (admission policies and bindings, ResourceQuotas, the member ClusterRole)
+come last. Names and order are deterministic. The same list feeds the `KueueObjects` component and
 `gkecap manifests`.
 
 Kueue objects are `kueue.x-k8s.io/v1beta2` by default, `v1beta1` with `kueue.apiVersion: v1beta1` (Kueue
@@ -29,10 +29,6 @@ from gkecap.components.kubernetes_objects.team_access import member_cluster_role
 # Apply order of kinds. Core kinds first (namespaces), then Kueue kinds by reference direction.
 KIND_ORDER: tuple[str, ...] = (
     "Namespace",
-    # The guards of a team's quota before anything a team can use (admission_policy, resource_quotas).
-    "ResourceQuota",
-    "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding",
     "Topology",
     "ResourceFlavor",
     "ProvisioningRequestConfig",
@@ -41,8 +37,13 @@ KIND_ORDER: tuple[str, ...] = (
     "Cohort",
     "ClusterQueue",
     "LocalQueue",
-    "ClusterRole",
     "RoleBinding",
+    # The guards of team quotas (admission_policy, resource_quotas, team_access): nothing refers to them, and a
+    # RoleBinding may name its ClusterRole before it exists (it grants nothing until then).
+    "ClusterRole",
+    "ResourceQuota",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
 )
 NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding", "ResourceQuota"})
 

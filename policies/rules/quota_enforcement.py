@@ -7,13 +7,13 @@ apis/config/v1beta2/defaults.go @ v0.19.2), and a ValidatingAdmissionPolicy, bou
 that requires `kueue.x-k8s.io/queue-name`. The Kueue Configuration is read from the stack's Kueue Helm chart
 (`values.managerConfig.controllerManagerConfigYaml`) or Kueue's `kueue-manager-config` ConfigMap.
 
-* quota-bypass (mandatory): a team namespace with neither layer: a Job, JobSet or Pod requesting GPUs without the
+* team-quota-bypass (mandatory): a team namespace with neither layer: a Job, JobSet or Pod requesting GPUs without the
   label is never suspended and runs outside every quota.
-* quota-enforcement-layers (advisory): a team namespace with one layer only (defence in depth).
+* team-quota-layers (advisory): a team namespace with one layer only (defence in depth).
 * cluster-queue-reachable (mandatory): a ClusterQueue whose namespaceSelector admits a namespace of the stack that
   belongs to another ClusterQueue (its LocalQueues feed another queue, or it carries another team's label): a
   LocalQueue there can spend this queue's quota. `{}` selectors are team-isolation's finding.
-* priority-allowance (mandatory): a team namespace can use a WorkloadPriorityClass above the team's allowance (no
+* team-priority-allowance (mandatory): a team namespace can use a WorkloadPriorityClass above the team's allowance (no
   bound admission policy restricts `kueue.x-k8s.io/priority-class`, or the one bound allows more). The allowance
   is the config `priorityAllowance` (namespace or ClusterQueue name -> classes), else every class of the stack
   below the highest value: the default gke-capacity gives teams (model.derive.allowed_priorities).
@@ -203,7 +203,7 @@ def _where(stack: _Stack, namespace: str) -> str:
 
 
 def check_quota_bypass(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
-    """quota-bypass: a team namespace where neither Kueue management nor an admission policy keeps jobs queued."""
+    """team-quota-bypass: a team namespace where neither Kueue management nor an admission policy keeps jobs queued."""
     stack = _read(resources)
     findings = []
     for namespace, (managed, guarded) in _layers(stack).items():
@@ -220,7 +220,7 @@ def check_quota_bypass(resources: list[ResourceView], config: dict) -> list[tupl
 
 
 def check_enforcement_layers(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
-    """quota-enforcement-layers: a team namespace with only one of the two layers."""
+    """team-quota-layers: a team namespace with only one of the two layers."""
     stack = _read(resources)
     findings = []
     for namespace, (managed, guarded) in _layers(stack).items():
@@ -277,7 +277,7 @@ def _allowance(stack: _Stack, namespace: str, config: dict) -> list[str]:
 
 
 def check_priority_allowance(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
-    """priority-allowance: a team namespace can use a WorkloadPriorityClass above its team's allowance."""
+    """team-priority-allowance: a team namespace can use a WorkloadPriorityClass above its team's allowance."""
     stack = _read(resources)
     if not stack.priority_classes:
         return []

@@ -1,4 +1,4 @@
-"""quota-bypass, quota-enforcement-layers, cluster-queue-reachable and priority-allowance over plain resources; the
+"""team-quota-bypass, team-quota-layers, cluster-queue-reachable and team-priority-allowance over plain resources; the
 same rules through the real pack on a hand-written `--program` (tests/fixtures/programs/kueue_holes)."""
 
 from __future__ import annotations
@@ -189,16 +189,16 @@ def _found(result, policy):
 
 def test_the_pack_names_every_hole_of_a_hand_written_stack(holes):
     assert holes.exit_code == 1
-    assert _found(holes, "quota-bypass") == ["team namespace 'team-a'", "team namespace 'team-b'"]
+    assert _found(holes, "team-quota-bypass") == ["team namespace 'team-a'", "team namespace 'team-b'"]
     assert [v.message.split(":")[0] for v in holes.violations if v.policy == "cluster-queue-reachable"] == [
         "ClusterQueue 'team-b'"]
-    assert _found(holes, "priority-allowance") == [
+    assert _found(holes, "team-priority-allowance") == [
         "team namespace 'team-a'", "team namespace 'team-b'", "team namespace 'team-c'"]
-    assert _found(holes, "quota-enforcement-layers") == ["team namespace 'team-c'"]
+    assert _found(holes, "team-quota-layers") == ["team namespace 'team-c'"]
 
 
 def test_the_holes_are_mandatory_where_quota_can_be_bypassed(holes):
     levels = {v.policy: v.enforcement_level for v in holes.violations}
-    assert (levels["quota-bypass"], levels["cluster-queue-reachable"], levels["priority-allowance"]) == (
+    assert (levels["team-quota-bypass"], levels["cluster-queue-reachable"], levels["team-priority-allowance"]) == (
         "mandatory", "mandatory", "mandatory")
-    assert levels["quota-enforcement-layers"] == "advisory"
+    assert levels["team-quota-layers"] == "advisory"
