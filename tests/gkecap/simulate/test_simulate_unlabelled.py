@@ -42,7 +42,7 @@ def test_an_unlabelled_job_is_admitted_through_the_team_queue_within_its_quota()
     # The team's 2 GPUs are taken: the third job waits for one to finish instead of escaping the quota.
     first_free = min(outcome["labelled"].finished, outcome["unlabelled"].finished)
     assert outcome["unlabelled-late"].admitted == first_free > outcome["unlabelled-late"].submitted
-    assert max(reserved for _, reserved, _ in result.usage["vision"]) <= 2
+    assert max(reserved for _, reserved, _ in result.usage["vision"]["GPUs"]) <= 2
 
 
 def test_without_a_default_queue_the_admission_policy_refuses_it():
