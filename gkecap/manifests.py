@@ -35,6 +35,10 @@ PLURALS = {
     "ClusterQueue": "clusterqueues",
     "LocalQueue": "localqueues",
     "RoleBinding": "rolebindings",
+    "ClusterRole": "clusterroles",
+    "ResourceQuota": "resourcequotas",
+    "ValidatingAdmissionPolicy": "validatingadmissionpolicies",
+    "ValidatingAdmissionPolicyBinding": "validatingadmissionpolicybindings",
     "MultiKueueCluster": "multikueueclusters",
     "MultiKueueConfig": "multikueueconfigs",
 }
