@@ -18,7 +18,7 @@ from pathlib import Path
 
 import typer
 from gkecap.ci.diagnostics import ConfigDiagnostic, of_problems
-from gkecap.commands.terminal_io import progress, stdout_console
+from gkecap.commands.terminal_io import printable, progress, stdout_console
 from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
 from gkecap.engine.stack_references import StackOutputsError, load_stack_outputs
 from gkecap.plan import PlanError, PlanResult, check_state, plan
@@ -124,9 +124,9 @@ def _invalid(output: OutputFormat, problems: list[str], diagnostics: list[Config
     diagnostics = diagnostics if diagnostics is not None else of_problems(problems)
     for diagnostic in diagnostics:
         if diagnostic.severity == "warning":
-            typer.echo(f"warning: {diagnostic.message}", err=True)
+            typer.echo(printable(f"warning: {diagnostic.message}"), err=True)
     for problem in problems:
-        typer.echo(f"error: {problem.removeprefix('error: ')}", err=True)
+        typer.echo(printable(f"error: {problem.removeprefix('error: ')}"), err=True)
     if output is OutputFormat.json:
         from gkecap.ci.documents import invalid_input_document
 

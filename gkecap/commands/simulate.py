@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 import typer
-from rich.console import Console
+from gkecap.commands.terminal_io import printable, stdout_console
 
 from gkecap.plan import PlanError, error_problems
 
@@ -75,7 +75,7 @@ def simulate_command(
     else:
         from gkecap.simulate.output import render_text
 
-        console = Console()
+        console = stdout_console()
         render_text(result, console, source=source)
         if written is not None:
             console.print(f"wrote {written}")
@@ -84,7 +84,7 @@ def simulate_command(
 
 def _fail(problems: list[str], output: OutputFormat) -> None:
     for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
+        typer.echo(printable(f"error: {problem}"), err=True)
     if output is OutputFormat.json:
         diagnostics = [{"severity": "error", "message": p} for p in problems]
         sys.stdout.write(json.dumps({"diagnostics": diagnostics}) + "\n")

@@ -120,7 +120,11 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
 
 
 def write_timeline(result: SimulationResult, directory: Path, *, source: str = "") -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write `directory/simulation.html` atomically (a failed write keeps the previous file), never through a
+    link that leads out of `directory`."""
+    from gkecap.atomic_files import contained, write_text_atomic
+
     path = directory / "simulation.html"
-    path.write_text(render_html(result, source=source))
-    return path
+    directory.mkdir(parents=True, exist_ok=True)
+    contained(directory, path)
+    return write_text_atomic(path, render_html(result, source=source), root=directory)
