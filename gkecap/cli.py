@@ -8,9 +8,11 @@ never pay for the Pulumi SDKs, gRPC or the policy pack that `gkecap plan` needs.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
+import os
 import sys
 from importlib import metadata
 from typing import Any, NamedTuple
@@ -152,6 +154,21 @@ def build_app() -> typer.Typer:
 app = build_app()
 
 
+EXIT_OUTPUT_FAILED = 2
+
+
+def _output_failed(exc: OSError) -> int:
+    """stdout could not be written: say so on stderr once, without a traceback, and make sure the interpreter's
+    own flush at exit does not fail again (it would print "Exception ignored")."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    return EXIT_OUTPUT_FAILED
+
+
 def main() -> None:
     # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP/SIGINT become `Terminated`.
     shutdown.install_signal_handlers()
@@ -161,6 +178,8 @@ def main() -> None:
         shutdown.stop_children()
         typer.echo(f"error: {exc}; the run was abandoned", err=True)
         raise SystemExit(exc.exit_code) from None
+    except OSError as exc:  # the commands handle their files' errors: this is stdout failing (a full disk, EIO)
+        raise SystemExit(_output_failed(exc)) from None
     finally:
         shutdown.stop_children()
         # The interpreter's last collections would traverse every object a large plan left (0.9 s of a 300-team

@@ -16,7 +16,7 @@ import typer
 from gkecap.commands.terminal_io import printable
 from gkecap.manifests import to_yaml, write_manifests
 from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
-from gkecap.engine.stack_config import StackConfigError, load_stack_config
+from gkecap.engine.stack_config import StackConfigError, config_file_exists, load_stack_config
 from gkecap.engine.stack_names import name_problem
 
 EXIT_INVALID = 2
@@ -43,7 +43,7 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
 
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
-        if not config_file.is_file():
+        if not config_file_exists(config_file):
             raise PlanError([f"--config: {config_file}: file not found"])
         project, stack_name, stack_file = DEFAULT_PROJECT, stack or stack_name_of(config_file), config_file
         if problem := name_problem(stack_name):  # it names out/<stack>/manifests: Pulumi's rule, as for plan
