@@ -406,7 +406,9 @@ def error_problems(exc: BaseException, prefix: str = "") -> list[str]:
     if issues is not None:
         return _issue_lines(issues, prefix)
     lines = [line for line in str(exc).splitlines() if line.strip()] or [""]
-    if not isinstance(exc, ValueError):
+    if isinstance(exc, OverflowError):  # the SDK turns every number into a protobuf double (Struct's number_value)
+        lines = [f"a number beyond a double ({exc}): Pulumi sends every number as a 64-bit float; a policy would never see it"]
+    elif not isinstance(exc, ValueError):
         lines[0] = f"{type(exc).__name__}: {lines[0]}".rstrip(": ")
     return [f"{prefix}: {line}" if prefix else line for line in lines]
 

@@ -46,7 +46,7 @@ def policies_command(
     if output is PoliciesFormat.json:
         typer.echo(json.dumps(policies_document(info), indent=2))
     else:
-        typer.echo(policies_text(info))
+        typer.echo(printable(policies_text(info)))  # a pack's names and descriptions are text, never terminal codes
 
 
 def policies_document(info: AnalyzerInfo) -> dict[str, Any]:
