@@ -101,10 +101,21 @@ class CapacityEntry(_Strict):
     nodes: StrictInt = Field(ge=0, le=_COUNT_LIMIT)
 
 
+class DelaysEntry(_Strict):
+    """Overrides of the simulator's documented default delays (gkecap.simulate.nodes)."""
+
+    provisioning: Duration | None = Field(None, description="a new autoscaled node is ready this long after the "
+                                          "cluster autoscaler asks for it")
+    scale_down: Duration | None = Field(None, alias="scaleDown", description="an empty autoscaled node is removed "
+                                        "after this long")
+    pod_start: Duration | None = Field(None, alias="podStart", description="from a pod's binding to its running")
+
+
 class WorkloadsFile(_Strict):
     start: Annotated[datetime, BeforeValidator(_timestamp)] | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
 
 def _too_many(total: int) -> Issue:
