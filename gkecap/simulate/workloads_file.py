@@ -17,7 +17,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
@@ -92,6 +92,8 @@ class WorkloadEntry(_Strict):
     duration: Duration
     count: StrictInt = Field(1, ge=1, le=MAX_WORKLOADS)
     every: Duration = 0.0
+    # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
+    queue_label: StrictBool = Field(True, alias="queueLabel")
 
 
 class CapacityEntry(_Strict):
