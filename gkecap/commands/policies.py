@@ -125,8 +125,8 @@ def _bundle(out: Path | None) -> None:
     try:
         bundle = bundle_pack(out)
     except (BundleError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     for path in bundle.files:
-        typer.echo(f"wrote {path}")
-    typer.echo(f"publish it with: pulumi policy publish {bundle.folder}")
+        typer.echo(printable(f"wrote {path}"))
+    typer.echo(printable(f"publish it with: pulumi policy publish {bundle.folder}"))
