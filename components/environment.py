@@ -32,6 +32,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 import pulumi_kubernetes as k8s
+from pydantic.alias_generators import to_snake
 
 from gkecap.components.cluster import GkeCluster
 from gkecap.components._schema_types import PoolExport, QueueExport, WorkerExport
@@ -188,7 +189,8 @@ class Environment(pulumi.ComponentResource):
             if resources is not None and resources.memory is not None:
                 install_args["manager_memory"] = resources.memory
             if model.workers:
-                install_args["multi_kueue"] = manager_settings(kueue.multi_kueue)
+                install_args["multi_kueue"] = {to_snake(key): value for key, value in
+                                               manager_settings(kueue.multi_kueue).items()}
             self.kueue_install = KueueInstall(f"{prefix}kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
             depends.append(self.kueue_install)
         self.kubeconfig_secrets: dict[str, k8s.core.v1.Secret] = {}

@@ -15,6 +15,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pydantic.alias_generators import to_camel
 
 from gkecap.components.kubernetes_objects.jobset_chart import JOBSET_CHART, JOBSET_CHART_VERSION, JOBSET_NAMESPACE
 from gkecap.components.kubernetes_objects.kueue_chart import (
@@ -38,11 +39,11 @@ _K8S_VERSION = _package_version("pulumi_kubernetes")
 class MultiKueueSettingsArgs(TypedDict):
     """The `multiKueue` section of Kueue's configuration (apis/config/v1beta2 MultiKueue)."""
 
-    gcInterval: NotRequired[str]
+    gc_interval: NotRequired[str]
     """Interval between garbage collections of remote objects (Go duration; Kueue's default 1m0s, 0s: off)."""
-    workerLostTimeout: NotRequired[str]
+    worker_lost_timeout: NotRequired[str]
     """How long a workload stays admitted when its worker is unreachable (Go duration; default 15m0s)."""
-    dispatcherName: NotRequired[str]
+    dispatcher_name: NotRequired[str]
     """kueue.x-k8s.io/multikueue-dispatcher-all-at-once (default) or ...-incremental."""
 
 
@@ -100,7 +101,8 @@ class KueueInstall(pulumi.ComponentResource):
             wait_for_pods_ready=bool(args.get("wait_for_pods_ready", False)),
             manager_cpu=args.get("manager_cpu"),
             manager_memory=args.get("manager_memory"),
-            multi_kueue=dict(args["multi_kueue"]) if args.get("multi_kueue") else None,
+            multi_kueue={to_camel(key): value for key, value in args["multi_kueue"].items()}
+            if args.get("multi_kueue") else None,
         )
         version = chart_version(release)
         namespace_name = args.get("namespace") or KUEUE_NAMESPACE

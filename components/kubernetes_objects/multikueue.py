@@ -26,16 +26,17 @@ import yaml
 from gkecap.components import kueue_api
 from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_NAMESPACE
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, RBAC_GROUP
-from gkecap.components.model import CapacityModel, WorkerPlan
+from gkecap.components.model import CapacityModel
 
 MULTIKUEUE_CHECK = "multikueue"  # the AdmissionCheck every team ClusterQueue of the manager carries
 MULTIKUEUE_CONFIG = "multikueue"  # the MultiKueueConfig it points at
 ACCESS_NAME = "gkecap-multikueue"  # the worker's ServiceAccount, ClusterRole, binding and token Secret
 TOKEN_SECRET_TYPE = "kubernetes.io/service-account-token"
 
-# Job kinds MultiKueue dispatches, per first Kueue release whose integration implements the MultiKueue adapter
-# (`MultiKueueAdapter:` in pkg/controller/jobs/<kind>/*_controller.go, checked at v0.14.8 .. v0.19.2). The
-# project emits batch/Job and JobSet (kubernetes_objects.workloads); both are dispatched from the project's floor.
+# Job kinds MultiKueue dispatches, per first Kueue release: v0.6.0 had adapters for Job and JobSet only
+# (pkg/controller/admissionchecks/multikueue/workload.go `adapters`); from v0.8 each integration declares
+# `MultiKueueAdapter:` (pkg/controller/jobs/<kind>/*_controller.go; Job and JobSet at every tag v0.8.0 .. v0.19.2).
+# The project emits batch/Job and JobSet (kubernetes_objects.workloads).
 DISPATCHED_KINDS_SINCE: dict[str, tuple[int, int, int]] = {
     "job": (0, 6, 0),
     "jobset": (0, 6, 0),
@@ -128,6 +129,3 @@ def dispatch_issues(kinds: Iterable[str], release: tuple[int, int, int]) -> list
     """The job kinds (of `kinds`) MultiKueue does not dispatch in a Kueue release."""
     return [kind for kind in kinds if kind not in DISPATCHED_KINDS_SINCE or release < DISPATCHED_KINDS_SINCE[kind]]
 
-
-def worker_plan(model: CapacityModel, name: str) -> WorkerPlan:
-    return next(w for w in model.workers if w.name == name)

@@ -76,8 +76,14 @@ def _admission_check(spec: dict[str, Any], version: str) -> list[Reference]:
     return []
 
 
+def _multikueue_config(spec: dict[str, Any], version: str) -> list[Reference]:
+    return [Reference("MultiKueueCluster", name, f"spec.clusters[{i}]")
+            for i, name in enumerate(get_list(spec, "clusters")) if isinstance(name, str) and name]
+
+
 _FINDERS = {"ClusterQueue": _cluster_queue, "Cohort": _cohort, "LocalQueue": _local_queue,
-            "ResourceFlavor": _resource_flavor, "AdmissionCheck": _admission_check}
+            "ResourceFlavor": _resource_flavor, "AdmissionCheck": _admission_check,
+            "MultiKueueConfig": _multikueue_config}
 
 
 def references(obj: Any) -> list[Reference]:

@@ -84,6 +84,9 @@ def _write(path: Path, text: str, root: Path) -> Path:
     return write_text_atomic(path, text, root=root)
 
 
+WORKERS_DIR = "workers"  # manifests/workers/<worker>/: a MultiKueue worker's objects (manifests/ is the manager's)
+
+
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
     from gkecap.components.kubernetes_objects.build import kueue_objects
     from gkecap.manifests import write_manifests
@@ -91,6 +94,15 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
     write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, kueue=model.kueue)
+    spec = getattr(result, "spec", None)
+    if model.workers and spec is not None:  # MultiKueue: each worker's own objects, beside the manager's
+        from gkecap.components.model import derive
+        from gkecap.components.spec.workers import worker_environments
+
+        for worker, environment in zip(spec.workers, worker_environments(spec)):
+            worker_model = derive(environment)
+            write_manifests(kueue_objects(worker_model), directory / WORKERS_DIR / worker.name,
+                            kueue_version=worker_model.kueue.version, source=source, kueue=worker_model.kueue)
     return directory
 
 

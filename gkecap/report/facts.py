@@ -108,6 +108,42 @@ def pool_rows(model: CapacityModel) -> list[PoolRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class ClusterRow:
+    """A cluster of an environment with MultiKueue workers: the manager (no pools) or a worker."""
+
+    name: str  # "manager" or the worker's name
+    cluster: str
+    region: str
+    pools: tuple[str, ...]
+    accelerators: dict[str, int]  # unit -> capacity (calendar capacity apart, as in accelerator_totals)
+    quota: dict[str, int]  # unit -> the teams' nominal quota on its pools
+
+
+def cluster_rows(model: CapacityModel) -> list[ClusterRow]:
+    """Capacity and quota per cluster ([] for a single-cluster environment): the manager first, then the workers."""
+    if not model.workers:
+        return []
+    rows = [ClusterRow("manager", model.cluster.name, model.region, (), {}, {})]
+    for worker in model.workers:
+        capacity: Counter[str] = Counter()
+        quota: Counter[str] = Counter()
+        for name in worker.pools:
+            pool = model.pool(name)
+            capacity[_total_unit(pool)] += pool.capacity_units
+            quota[_total_unit(pool)] += model.totals[name].quota_total
+        rows.append(ClusterRow(worker.name, worker.cluster, worker.region, worker.pools, dict(capacity), dict(quota)))
+    return rows
+
+
+def region_totals(model: CapacityModel) -> dict[str, dict[str, int]]:
+    """Region -> unit -> capacity over the workers there."""
+    totals: dict[str, Counter[str]] = {}
+    for row in cluster_rows(model):
+        totals.setdefault(row.region, Counter()).update(row.accelerators)
+    return {region: dict(units) for region, units in totals.items()}
+
+
 def accelerator_totals(model: CapacityModel) -> dict[str, int]:
     """Capacity summed per unit: {"GPUs": 80, "chips": 32, "GPUs in reservation windows": 32}. Calendar capacity
     exists only in its reservation's window, so it is never added to the standing capacity."""

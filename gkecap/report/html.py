@@ -108,6 +108,22 @@ def _pools(model: CapacityModel) -> str:
     return "".join(out)
 
 
+def _clusters(model: CapacityModel) -> str:
+    """MultiKueue: capacity and quota per cluster and region."""
+    head = ("cluster", "name", "region", "pools", "accelerators", "quota")
+    out = ['<h2 id="clusters">Clusters</h2><p>The manager keeps the queues and dispatches each admitted job to a '
+           'worker (Kueue MultiKueue).</p><table id="clusters-table"><thead><tr>']
+    out += [f'<th class="{"n" if h in ("accelerators", "quota") else ""}">{h}</th>' for h in head]
+    out.append("</tr></thead><tbody>")
+    for row in facts.cluster_rows(model):
+        out.append("<tr>" + _td(row.name) + _td(row.cluster) + _td(row.region) + _td(", ".join(row.pools) or
+                   "(dispatch only)") + _td(_units(row.accelerators) if row.pools else "-", "n")
+                   + _td(_units(row.quota) if row.pools else "-", "n") + "</tr>")
+    out.append("</tbody></table><p>Per region: " + escape("; ".join(
+        f"{region} {_units(units)}" for region, units in facts.region_totals(model).items())) + "</p>")
+    return "".join(out)
+
+
 def _teams(model: CapacityModel) -> str:
     head = ("team", "cohort", "weight", "pool", "quota", "borrowing limit", "lending limit", "share of cohort")
     out = ['<h2 id="teams">Quotas per team</h2><table id="teams-table"><thead><tr>']
@@ -223,6 +239,8 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
     parts.append(_summary(result, model, rows))
     if model is not None:
         parts.append(_charts(model, now))
+        if model.workers:
+            parts.append(_clusters(model))
         parts.append(_pools(model))
         parts.append(_teams(model))
         parts.append(_enforcement(model, result.resources))

@@ -50,6 +50,20 @@ def pools_table(model: CapacityModel) -> Table:
     return table
 
 
+def clusters_table(model: CapacityModel) -> Table:
+    """MultiKueue: capacity and quota per cluster and region (the manager dispatches, the workers run)."""
+    table = Table(title="Clusters (MultiKueue: the manager dispatches to the workers)", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("cluster", "name", "region", "pools", "accelerators", "quota"):
+        table.add_column(column, justify="right" if column in ("accelerators", "quota") else "left")
+    for row in facts.cluster_rows(model):
+        table.add_row(row.name, row.cluster, row.region, ", ".join(row.pools) or "(dispatch only)",
+                      _units(row.accelerators, "\n") if row.pools else "-", _units(row.quota, "\n") if row.pools else "-")
+    regions = facts.region_totals(model)
+    table.caption = "per region: " + "; ".join(f"{region} {_units(units)}" for region, units in regions.items())
+    return table
+
+
 def teams_table(model: CapacityModel, limit: int = MAX_TEAMS) -> Table:
     shown = {t.name for t in model.teams[:limit]}
     table = Table(title="Quotas per team", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -128,6 +142,8 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
         )
     console.print(header)
     if model is not None:
+        if model.workers:
+            console.print(clusters_table(model))
         console.print(pools_table(model))
         console.print(teams_table(model))
         from gkecap.report.enforcement import enforcement_table  # per team: Kueue, admission policy, RBAC, quota

@@ -78,3 +78,19 @@ def test_no_token_or_kubeconfig_reaches_any_output(plan) -> None:
     for text in texts:
         assert MOCK_TOKEN not in text
         assert encoded not in text
+
+
+def test_manifests_are_written_per_cluster(plan) -> None:
+    out = plan[2]
+    manager = {p.name for p in (out / "manifests").glob("*.yaml")}
+    assert {"kustomization.yaml"} <= manager and any(name.endswith("-multikueueclusters.yaml") for name in manager)
+    for worker in ("east", "central"):
+        files = {p.name for p in (out / "manifests" / "workers" / worker).glob("*.yaml")}
+        assert "kustomization.yaml" in files and not any("multikueue" in name for name in files)
+    east = {p.name for p in (out / "manifests" / "workers" / "east").glob("*.yaml")}
+    assert any(name.endswith("-provisioningrequestconfigs.yaml") for name in east)
+
+
+def test_the_report_shows_capacity_per_cluster_and_region(plan) -> None:
+    html = (plan[2] / "report.html").read_text()
+    assert 'id="clusters-table"' in html and "us-central1" in html and "(dispatch only)" in html

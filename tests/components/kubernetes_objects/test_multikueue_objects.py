@@ -13,8 +13,10 @@ import yaml
 from gkecap.components.kubernetes_objects.build import kueue_objects, object_key, objects_of_kind
 from gkecap.components.kubernetes_objects.kueue_chart import chart_values
 from gkecap.components.kubernetes_objects.multikueue import (
-    DISPATCHERS, MULTIKUEUE_CHECK, manager_settings, worker_access_objects, worker_kubeconfig,
+    DISPATCHERS, MULTIKUEUE_CHECK, dispatch_issues, manager_settings, worker_access_objects, worker_kubeconfig,
 )
+from gkecap.components.kubernetes_objects.workloads import KINDS
+from gkecap.components.kueue_api.releases import OLDEST_SUPPORTED_RELEASE
 from gkecap.components.kueue_api import MULTIKUEUE_CONTROLLER
 from gkecap.components.model import derive
 from gkecap.components.spec import load_environment
@@ -119,3 +121,9 @@ def test_the_manager_configuration_gets_its_multikueue_settings() -> None:
     values = chart_values("v0.19.2", fair_sharing=True, multi_kueue=settings)
     config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
     assert config["multiKueue"] == settings
+
+
+def test_multikueue_dispatches_every_job_kind_the_project_emits_from_the_oldest_supported_release() -> None:
+    # MultiKueueAdapter per integration (pkg/controller/jobs, v0.14.8 .. v0.19.2): Job and JobSet from v0.6.
+    assert dispatch_issues(KINDS, OLDEST_SUPPORTED_RELEASE) == []
+    assert dispatch_issues(["job", "rayjob"], OLDEST_SUPPORTED_RELEASE) == ["rayjob"]  # not in the table: refused

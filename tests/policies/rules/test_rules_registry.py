@@ -29,6 +29,7 @@ EXPECTED_LEVELS = {
     "quota-capacity-dws": "advisory",
     "team-accelerator-limit": "mandatory",
     "allow-lists": "mandatory",
+    "multikueue-dispatch": "mandatory",
 }
 BY_NAME = {p.name: p for p in ALL_POLICIES}
 
