@@ -170,6 +170,22 @@ def _violations(result: Any, rows: list[facts.ViolationRow]) -> str:
     return "".join(out)
 
 
+def _changes(diff: Any) -> str:
+    """`gkecap plan --base`: each changed fact per team, cohort, pool and reservation, and the new findings."""
+    from gkecap.diff.render import change_text, finding_text
+
+    out = [f'<h2 id="changes">Changes since {escape(diff.base)}</h2>']
+    if diff.empty:
+        return out[0] + "<p>No change to teams, cohorts, pools, reservations or findings.</p>"
+    out.append('<table id="changes-table"><thead><tr><th>object</th><th>name</th><th>change</th></tr></thead><tbody>')
+    out += ["<tr>" + _td(c.kind) + _td(c.name) + _td(change_text(c)) + "</tr>" for c in diff.changes]
+    out.append("</tbody></table>")
+    for title, findings in (("New findings", diff.new_findings), ("Resolved findings", diff.resolved_findings)):
+        if findings:
+            out.append(f"<h3>{title} ({len(findings)})</h3><ul>" + "".join(f"<li>{escape(finding_text(f))}</li>" for f in findings) + "</ul>")
+    return "".join(out)
+
+
 def _resources(resources: list[Any]) -> str:
     counts = Counter(r.type for r in resources)
     out = [f'<h2 id="resources">Resources ({len(resources)})</h2><table id="resource-types"><thead><tr><th>type</th><th class="n">count</th></tr></thead><tbody>']
@@ -212,6 +228,8 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         parts.append(_pools(model))
         parts.append(_teams(model))
         parts.append(vertex_section(model))
+    if (diff := getattr(result, "diff", None)) is not None:
+        parts.append(_changes(diff))
     parts.append(_warnings(model, list(getattr(result, "logs", ()))))
     parts.append(_violations(result, rows))
     parts.append(_resources(result.resources))

@@ -139,6 +139,10 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
     console.print(resources_table(result.resources))
     for entry in getattr(result, "logs", ()):
         console.print(f"[yellow]{entry.severity}[/yellow]: {escape(entry.message)}")
+    if (diff := getattr(result, "diff", None)) is not None:  # `gkecap plan --base`: what this change does
+        from gkecap.diff import render_text
+
+        console.print(render_text(diff), markup=False, highlight=False, end="")
     rows = facts.violation_rows(result.violations, facts.remediations_of(result))
     violations_section(console, rows)
     if getattr(result, "policies", None) is None:
