@@ -16,7 +16,6 @@ import traceback
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from gkecap.plan import PlanError, error_problems
 
@@ -75,7 +74,9 @@ def simulate_command(
     else:
         from gkecap.simulate.output import render_text
 
-        console = Console()
+        from gkecap.commands.terminal_io import stdout_console
+
+        console = stdout_console()
         render_text(result, console, source=source)
         if written is not None:
             console.print(f"wrote {written}")

@@ -1,8 +1,9 @@
 """How commands print: a console that never cuts a table in CI logs, and a progress indicator for terminals.
 
-* `stdout_console()`: on a terminal, rich fits tables to the window; anywhere else (a CI log, `| tee`,
-  a file) there is no window to fit, so the page is as wide as the widest row: a pool called
-  `h100-dws-long` is printed whole, never as `h100-d…`.
+* `stdout_console()`: on a terminal, the window's width; anywhere else (a CI log, `| tee`, a file) `COLUMNS`
+  when set, else a readable 100 columns. Tables fit that width (`gkecap.report.fit`): wrapped, or stacked a block
+  per row where even wrapped they would not fit, so a pool called `h100-dws-long` is printed whole at any width,
+  never as `h100-d…`.
 * `progress(label)`: a spinner on stderr while a plan runs, once it has taken more than a moment (half a
   second), only when stderr is a terminal (a CI log or a pipe stays silent), erased when the plan is done.
 """
@@ -10,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -17,7 +19,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
-LOG_WIDTH = 4096  # wider than any row a report prints; rich pads nothing beyond a table's own width
+READABLE_WIDTH = 100  # piped text wraps here unless COLUMNS says otherwise
 PROGRESS_DELAY = 0.5  # seconds: a plan quicker than this shows no spinner
 
 
@@ -25,7 +27,13 @@ def stdout_console(**options: Any) -> Console:
     """The console for a command's output on stdout."""
     if sys.stdout.isatty():
         return Console(**options)
-    return Console(width=LOG_WIDTH, **options)
+    return Console(width=piped_width(), **options)
+
+
+def piped_width() -> int:
+    """The width of output that goes to no terminal: `COLUMNS` if it is a width, else READABLE_WIDTH."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) >= 20 else READABLE_WIDTH
 
 
 @contextlib.contextmanager

@@ -104,7 +104,9 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
     for row in team_rows(result):
         table.add_row(row["name"], str(row["quota"]), str(row["peakUsage"]), clock(row["borrowedSeconds"]),
                       clock(row["meanWaitSeconds"]))
-    console.print(table)
+    from gkecap.report.fit import fitted
+
+    console.print(fitted(table))
     notable = [e for e in result.events if e.event in NOTABLE or (e.event == "admitted" and e.borrowed)]
     if notable:
         console.print("[bold]Notable events[/bold] (borrowing admissions, preemptions, deactivations)")
