@@ -269,7 +269,9 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
                           if n or row["peakUsage"].get(kind))
         table.add_row(row["name"], usage or "-", span(row["borrowedSeconds"]), span(s["mean"]), span(s["p50"]),
                       span(s["p95"]), span(s["max"]), span(a["mean"]))
-    console.print(table)
+    from gkecap.report.fit import fitted  # every table fits the terminal (stacked where it cannot)
+
+    console.print(fitted(table))
     if result.clusters:
         clusters = Table(title="Clusters (MultiKueue workers)", title_justify="left")
         for column in ("worker", "cluster", "region", "pools", "workloads", "finished"):
@@ -277,7 +279,7 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
         for row in cluster_rows(result):
             clusters.add_row(row["name"], row["cluster"], row["region"], ", ".join(row["pools"]),
                              str(row["workloads"]), str(row["finished"]))
-        console.print(clusters)
+        console.print(fitted(clusters))
         for w in result.workloads:
             if w.pool in result.clusters:
                 worker, _, region = result.clusters[w.pool]
@@ -291,7 +293,7 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
                       str(row["usedNodeHours"]), str(row["idleNodeHours"]),
                       "-" if row["idleReservedNodeHours"] is None else
                       f"{row['idleReservedNodeHours']} of {row['reservedNodeHours']}")
-    console.print(pools)
+    console.print(fitted(pools))
     evictions: dict[str, int] = {}
     for e in result.events:
         if e.event == "evicted":
