@@ -168,7 +168,8 @@ def _stacks_dir(cwd: Path) -> Path:
     for base in (cwd, Path(__file__).resolve().parent.parent):
         if (base / "stacks" / "__main__.py").is_file():
             return base / "stacks"
-    raise PlanError(["no stacks/ directory with a __main__.py here or in the gke-capacity checkout; pass --program DIR"])
+    # Installed from a wheel (a pre-commit hook, the GitHub Action): the same environment program, from the package.
+    return Path(__file__).resolve().parent / "environment_program"
 
 
 def _stack_name_of(path: Path) -> str:

@@ -40,8 +40,10 @@ _ENTRY_LISTS = ("nodePools", "reservations", "teams", "cohorts")
 _WHOLE = ("pulumi:pulumi:Stack", "gkecap:index:Environment")
 
 
-def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> dict[str, Any]:
-    """The SARIF log of a plan (`result`, a PlanResult; None when the input was invalid) and its diagnostics."""
+def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic], *, category: str | None = None) -> dict[str, Any]:
+    """The SARIF log of a plan (`result`, a PlanResult; None when the input was invalid) and its diagnostics.
+
+    `category` (runs[].automationDetails.id without its trailing slash) defaults to `gkecap/<project>/<stack>`."""
     rules: list[dict[str, Any]] = [_input_rule(INVALID_INPUT, "error"), _input_rule(INPUT_WARNING, "warning")]
     results = [_diagnostic_result(d) for d in diagnostics]
     if result is not None and result.policies is not None:
@@ -61,7 +63,7 @@ def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> dict[s
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "results": results,
     }
-    category = _category(result, diagnostics)
+    category = category or _category(result, diagnostics)
     if category:
         # GitHub keeps one analysis per category: two stacks uploaded from one workflow must not replace each other.
         run["automationDetails"] = {"id": category + "/"}
@@ -75,10 +77,14 @@ def _version() -> str:
         return "0"
 
 
-def _category(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> str:
+def stack_category(project: str, stack: str) -> str:
     """`gkecap/<project>/<stack>`: one code-scanning category per project and stack (runs[].automationDetails.id)."""
+    return f"gkecap/{_segment(project)}/{_segment(stack)}"
+
+
+def _category(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> str:
     if result is not None and getattr(result, "project", None) and getattr(result, "stack", None):
-        return f"gkecap/{_segment(result.project)}/{_segment(result.stack)}"
+        return stack_category(result.project, result.stack)
     files = sorted({d.file for d in diagnostics if d.file})
     return f"gkecap/{_segment(Path(files[0]).as_posix())}" if files else "gkecap"
 
