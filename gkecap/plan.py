@@ -24,6 +24,7 @@ from typing import Any
 import pulumi
 
 from gkecap.ci import diagnostics as ci_diagnostics
+from gkecap.ci.documents import SCHEMA_VERSIONS
 from gkecap.components.issues import InvalidInput, Issue, join_path
 from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.program import Program, ProgramError, find_program
@@ -96,6 +97,7 @@ class PlanResult:
     def to_json(self) -> dict[str, Any]:
         """The document `--format json` prints."""
         return {
+            "schemaVersion": SCHEMA_VERSIONS["plan"],  # docs/schemas/plan.schema.json
             "resources": [r.to_json() for r in self.resources],
             "violations": [v.to_json() for v in self.violations],
             "diagnostics": [d.to_json() for d in self.diagnostics],

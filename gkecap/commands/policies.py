@@ -52,8 +52,11 @@ def policies_command(
 
 
 def policies_document(info: AnalyzerInfo) -> dict[str, Any]:
-    """The pack and its policies as one JSON document."""
+    """The pack and its policies as one JSON document (docs/schemas/policies.schema.json)."""
+    from gkecap.ci.documents import SCHEMA_VERSIONS
+
     return {
+        "schemaVersion": SCHEMA_VERSIONS["policies"],
         "policyPack": {"name": info.name, "version": info.version, "description": info.description},
         "policies": [_policy(p) for p in info.policies],
     }

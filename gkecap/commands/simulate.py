@@ -87,5 +87,7 @@ def _fail(problems: list[str], output: OutputFormat) -> None:
         typer.echo(f"error: {problem}", err=True)
     if output is OutputFormat.json:
         diagnostics = [{"severity": "error", "message": p} for p in problems]
-        sys.stdout.write(json.dumps({"diagnostics": diagnostics}) + "\n")
+        from gkecap.ci.documents import versioned
+
+        sys.stdout.write(json.dumps(versioned("simulate", {"diagnostics": diagnostics})) + "\n")
     raise typer.Exit(EXIT_INVALID)
