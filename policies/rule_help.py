@@ -134,6 +134,28 @@ HELP: dict[str, RuleHelp] = {
         "Change the ClusterQueue's `namespaceSelector` to match the LocalQueue's namespace, or point the LocalQueue "
         "at the ClusterQueue meant for that namespace.",
     ),
+    "team-quota-bypass": RuleHelp(
+        "teams",
+        "Keep accelerator work in the team's quota: let Kueue manage jobs without a queue name in the namespace "
+        "(`manageJobsWithoutQueueName` with a `managedJobsNamespaceSelector` that selects it), or bind a "
+        "ValidatingAdmissionPolicy that denies accelerator requests without `kueue.x-k8s.io/queue-name` there "
+        "(gkecap's environments do both).",
+    ),
+    "team-quota-layers": RuleHelp(
+        "teams",
+        "Add the missing layer in the team namespace: Kueue's management of jobs without a queue name, or the "
+        "admission policy that requires the queue label; either alone leaves one kind of mistake uncaught.",
+    ),
+    "cluster-queue-reachable": RuleHelp(
+        "teams",
+        "Narrow the ClusterQueue's `namespaceSelector` to the team's own namespaces, so no other team's LocalQueue "
+        "or labelled namespace can submit to it.",
+    ),
+    "team-priority-allowance": RuleHelp(
+        "teams",
+        "Restrict the namespace's admission policy to the priority classes the team is allowed (`teams[i].priorities`), "
+        "or raise the team's allowance in the `priorityAllowance` policy config if it is meant to preempt others.",
+    ),
     "quota-capacity": RuleHelp(
         "quotas",
         "Lower the nominal quotas of the flavor's ClusterQueues and Cohorts to what its reservation, calendar, spot "

@@ -19,11 +19,11 @@ https://docs.github.com/en/code-security/code-scanning/integrating-with-code-sca
 from __future__ import annotations
 
 import hashlib
+import urllib.parse
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from gkecap.ci.diagnostics import ERROR, ConfigDiagnostic, shown_path
 from gkecap.ci.yaml_lines import YamlLines, config_key_path
@@ -170,8 +170,9 @@ def _artifact(file: str) -> dict[str, Any]:
     path = Path(file)
     if path.is_absolute():
         return {"uri": path.as_uri()}
-    # RFC 3986: a relative reference with its spaces, '%', '#' and '?' percent-encoded.
-    return {"uri": quote(path.as_posix(), safe="/-._~!$&'()*+,;=:@"), "uriBaseId": "%SRCROOT%"}
+    # A URI reference (SARIF 2.1.0 §3.10.2, RFC 3986): a space, `#`, `%` or `?` in a file name is percent-encoded,
+    # as `as_uri()` does for absolute paths.
+    return {"uri": urllib.parse.quote(path.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def _diagnostic_result(diagnostic: ConfigDiagnostic) -> dict[str, Any]:
