@@ -78,7 +78,9 @@ def simulate_command(
     if output is OutputFormat.json:
         from gkecap.simulate.output import to_document
 
-        sys.stdout.write(json.dumps(to_document(result), allow_nan=False) + "\n")  # never `Infinity`: not JSON
+        from gkecap.ci.documents import versioned  # docs/schemas/simulate.schema.json
+
+        sys.stdout.write(json.dumps(versioned("simulate", to_document(result)), allow_nan=False) + "\n")  # never `Infinity`: not JSON
     else:
         from gkecap.simulate.output import render_text
 

@@ -25,7 +25,6 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from gkecap.ci.documents import SCHEMA_VERSIONS
 from gkecap.simulate.engine import SimulationResult
 
 NOTABLE = ("preempted", "evicted", "deactivated")
@@ -158,7 +157,6 @@ def summary(result: SimulationResult) -> dict[str, Any]:
 
 def to_document(result: SimulationResult) -> dict[str, Any]:
     return {
-        "schemaVersion": SCHEMA_VERSIONS["simulate"],  # docs/schemas/simulate.schema.json
         "workloads": [{
             "name": w.name, "team": w.team, "submitted": _seconds(w.submitted), "admitted": _seconds(w.admitted),
             "started": _seconds(w.started), "finished": _seconds(w.finished), "pool": w.pool, "unit": w.unit or None,
