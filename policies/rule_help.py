@@ -46,6 +46,11 @@ HELP: dict[str, RuleHelp] = {
         "Size each TPU7x node pool to the accelerator topology of the workload policy that places it, or point it "
         "at a workload policy whose topology matches the pool.",
     ),
+    "compact-placement-zone": RuleHelp(
+        "node-pools",
+        "Give a node pool with COMPACT placement exactly one zone (`nodeLocations` / `zones: [<zone>]`), or remove "
+        "compact placement to spread it over zones.",
+    ),
     "node-pool-field-ranges": RuleHelp(
         "node-pools",
         "Keep node counts, autoscaling limits, disk sizes and local SSD counts within the GKE API's 32-bit "
