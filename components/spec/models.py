@@ -217,6 +217,11 @@ class TeamSpec(_SpecModel):
     namespace: DnsLabel | None = None
     members: list[Principal] = Field(default_factory=list)
     preemption: PreemptionSpec = Field(default_factory=PreemptionSpec)
+    # WorkloadPriorityClasses the team's workloads may name (the admission policy refuses others); default: every
+    # class below the environment's highest value (kubernetes_objects.admission_policy.allowed_priorities).
+    priorities: list[str] | None = None
+    # A ResourceQuota on accelerator requests in each team namespace, sized to what Kueue can ever admit for it.
+    resource_quota: StrictBool = False
     flavor_fungibility: FlavorFungibilitySpec = Field(default_factory=FlavorFungibilitySpec)
 
     @model_validator(mode="after")
