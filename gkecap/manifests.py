@@ -110,6 +110,11 @@ def _double_quoted(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def yaml_double_quoted(text: str) -> str:
+    """`text` as a YAML double-quoted scalar, as the files of this module write it."""
+    return _double_quoted(text)
+
+
 def _emit(value: object, indent: str, out: list[str]) -> None:
     """Block-style YAML of a mapping or sequence, each line prefixed by `indent` (first line by the caller)."""
     if isinstance(value, dict):
@@ -222,14 +227,14 @@ def write_manifests(objects: list[dict], directory: Path, *, kueue_version: str,
                     kueue: Any = None) -> list[Path]:
     """Write the files into `directory` (created), each atomically, replacing files of ours from an earlier run.
     With `kueue` (the environment's KueueSpec), also the Helm values and the kustomization."""
-    from gkecap.atomic_files import write_text_atomic
+    from gkecap.atomic_files import make_directory, write_text_atomic
 
     files = manifest_files(objects, kueue_version=kueue_version, directory=directory.name, source=_source_label(source))
     if kueue is not None:
         files.update(gitops_files(list(files), kueue))
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directory(directory, directory)
     remove_manifests(directory, keep=set(files))
-    return [write_text_atomic(directory / name, text) for name, text in files.items()]
+    return [write_text_atomic(directory / name, text, root=directory) for name, text in files.items()]
 
 
 def remove_manifests(directory: Path, keep: set[str] = frozenset()) -> None:  # type: ignore[assignment]
@@ -238,7 +243,7 @@ def remove_manifests(directory: Path, keep: set[str] = frozenset()) -> None:  # 
         return
     ours = {file_name(kind) for kind in KIND_ORDER} | {KUSTOMIZATION, KUEUE_VALUES}
     for stale in directory.glob("*.yaml"):
-        if stale.name in ours and stale.name not in keep:
+        if stale.name in ours and stale.name not in keep and not stale.is_symlink():  # a link is not a file we wrote
             stale.unlink(missing_ok=True)
 
 
