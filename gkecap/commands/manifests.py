@@ -65,6 +65,14 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
+def _install(spec: object) -> dict | None:
+    """The environment's Kueue install (`kueue_chart.install_args`), None when it does not install Kueue."""
+    from gkecap.components.kubernetes_objects.kueue_chart import install_args
+    from gkecap.components.model import derive
+
+    return install_args(derive(spec)) if spec.kueue.install else None  # type: ignore[attr-defined]
+
+
 def manifests_command(
     program: Path | None = typer.Option(None, "--program", help="Python Pulumi program directory (default: stacks/).", file_okay=False),
     config: Path | None = typer.Option(None, "--config", help="Stack config file (Pulumi.<stack>.yaml).", dir_okay=False),
@@ -80,7 +88,8 @@ def manifests_command(
             sys.stdout.write(to_yaml(objects))
             raise typer.Exit(0)
         directory = out or Path("out") / project / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source, kueue=spec.kueue)  # type: ignore[attr-defined]
+        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
+                                  install=_install(spec))
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(f"error: {problem}", err=True)
