@@ -34,7 +34,8 @@ COMMANDS: dict[str, CommandEntry] = {
     "check": CommandEntry("gkecap.commands.plan", "check_command", "Run the policy pack over the resources of a stack export."),
     "manifests": CommandEntry("gkecap.commands.manifests", "manifests_command", (
         "Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and "
-        "RoleBindings) as kubectl-ready YAML, one file per kind in apply order."
+        "RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD "
+        "and Flux need to install Kueue and JobSet first (README \"GitOps\")."
     )),
     "policies": CommandEntry("gkecap.commands.policies", "policies_command", "List every policy of the pack: name, enforcement level, description and config schema."),
     "workload": CommandEntry("gkecap.commands.workload", "workload_command", (

@@ -79,9 +79,11 @@ def manifests_command(
     stack: str | None = typer.Option(None, "--stack", help="Stack name: uses Pulumi.<stack>.yaml beside the program."),
     out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<project>/<stack>/manifests).", file_okay=False),
     stdout: bool = typer.Option(False, "--stdout", help="Print one YAML stream instead of writing files."),
+    repo_path: str | None = typer.Option(None, "--repo-path", help="The folder's path in the Git repository Flux syncs (default: the --out folder relative to the current directory)."),
 ) -> None:
     """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
-    RoleBindings) as kubectl-ready YAML, one file per kind in apply order."""
+    RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD
+    and Flux need to install Kueue and JobSet first (README "GitOps")."""
     try:
         stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
@@ -89,7 +91,7 @@ def manifests_command(
             raise typer.Exit(0)
         directory = out or Path("out") / project / stack_name / "manifests"
         written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
-                                  install=_install(spec))
+                                  install=_install(spec), gitops=True, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(f"error: {problem}", err=True)
@@ -104,4 +106,4 @@ def manifests_command(
             traceback.print_exc()
         typer.echo(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)", err=True)
         raise typer.Exit(EXIT_INVALID) from None
-    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply -f {directory}/)")
+    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply --server-side -k {directory}/ once Kueue is installed; README \"GitOps\" for Argo CD and Flux)")

@@ -79,7 +79,8 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
     from gkecap.components.kubernetes_objects.kueue_chart import install_args
 
     install = install_args(model) if model.kueue.install else None
-    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, install=install)
+    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, install=install,
+                    gitops=True)
     return directory
 
 
