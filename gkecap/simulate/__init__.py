@@ -6,7 +6,8 @@ Layers, bottom up (all pure):
   ResourceFlavors, Workloads); Kueue's own scheduler tests are transcribed against this API.
 - `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
-- `engine`: the event loop (submissions, admission checks, node capacity, completions, calendar windows).
+- `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows).
+- `engine`: the event loop (submissions, admission checks, pods on nodes, completions, waitForPodsReady).
 - `workloads_file`, `output`, `timeline`: the input file, JSON/text output and the HTML timeline.
 """
 
@@ -18,7 +19,9 @@ from typing import Iterable, Mapping
 from gkecap.simulate.engine import Simulation, SimulationResult
 from gkecap.simulate.environment import (
     cluster_from_objects,
+    delays,
     plan_workloads,
+    pods_ready,
     pool_capacities,
     priority_values,
     provisioning_retry,
@@ -38,4 +41,5 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
     planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where)
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
-    return Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso).run()
+    return Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
+                      pods_ready=pods_ready(model)).run()

@@ -19,6 +19,8 @@ from typing import Iterable, Mapping
 
 from gkecap.components.k8s.quantity import parse_quantity
 from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
+from gkecap.components.k8s.duration import parse_duration as parse_go_duration
+from gkecap.components.kubernetes_objects.kueue_chart import install_args
 from gkecap.components.model import CapacityModel, PoolPlan
 from gkecap.components.gke import POOL_LABEL
 from gkecap.simulate.cluster import (
@@ -32,7 +34,8 @@ from gkecap.simulate.cluster import (
     Workload,
 )
 from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
-from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError
+from gkecap.simulate.nodes import Delays
+from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, parse_duration
 from gkecap.components.issues import Issue
 
 # Capacity models whose obtainable nodes the workloads file may describe (obtained on demand).
@@ -120,19 +123,32 @@ def priority_values(objects: Iterable[Mapping]) -> dict[str, int]:
 # --- pools -----------------------------------------------------------------------------------------------
 
 
+# Capacity models whose nodes the cluster autoscaler adds for pending pods and removes when empty; reservation and
+# calendar pools have their reserved VMs (a calendar pool inside its window), queued pools one ProvisioningRequest
+# per workload.
+AUTOSCALED = ("on-demand", "spot", "flex-start")
+
+
 @dataclass
 class PoolCapacity:
-    """A pool's nodes over time (seconds from the scenario start): `steps` is [(from, nodes)], sorted."""
+    """A pool's nodes over time (seconds from the scenario start): `steps` is [(from, nodes)], sorted: what it
+    can have (autoscaled pools) or has (reservation and calendar pools)."""
 
     name: str
     capacity_model: str
     resource: str
-    accelerators_per_node: int
+    units_per_node: int  # what a node advertises: GPUs, TPU chips, or MIG partitions x sharing clients
     node_unit: int  # nodes provisioned together: a multi-host TPU slice's VMs, else 1
     max_nodes: int
     steps: list[tuple[float, int]] = field(default_factory=list)
     queued: bool = False
     calendar_end: float | None = None
+    min_nodes: int = 0
+    unit: str = "GPUs"  # the kind of its units (`unit_kind`): units of different kinds are never added up
+
+    @property
+    def autoscaled(self) -> bool:
+        return self.capacity_model in AUTOSCALED
 
     def nodes_at(self, t: float) -> int:
         nodes = 0
@@ -149,7 +165,7 @@ class PoolCapacity:
 
     def nodes_for(self, accelerators: int) -> int:
         """Whole VMs (whole slices for a multi-host TPU pool) that hold `accelerators`."""
-        per_unit = self.accelerators_per_node * self.node_unit
+        per_unit = self.units_per_node * self.node_unit
         return math.ceil(accelerators / per_unit) * self.node_unit
 
 
@@ -158,9 +174,9 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
     result = {}
     for pool in model.pools:
         capacity = PoolCapacity(
-            pool.name, pool.capacity, pool.resource_name, pool.accelerators_per_node,
+            pool.name, pool.capacity, pool.resource_name, pool.units_per_node or pool.accelerators_per_node,
             pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
-            queued=pool.queued)
+            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
             capacity.steps = _calendar_steps(pool, start)
@@ -172,6 +188,20 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
             capacity.steps = [(0.0, pool.max_nodes)]
         result[pool.name] = capacity
     return result
+
+
+def unit_kind(pool: PoolPlan) -> str:
+    """What a pool's quota and capacity count: whole GPUs, TPU chips, or GPU units of one MIG profile and sharing
+    (a node's advertised devices, catalog.gpu_units_per_vm). Units of different kinds are never added up."""
+    if pool.is_tpu:
+        return "TPU chips"
+    parts = []
+    if pool.gpu_partition_size:
+        parts.append(f"MIG {pool.gpu_partition_size}")
+    sharing = pool.gpu_sharing
+    if sharing is not None and sharing.max_shared_clients_per_gpu and sharing.max_shared_clients_per_gpu > 1:
+        parts.append(f"{sharing.strategy.lower().replace('_', '-')} x{sharing.max_shared_clients_per_gpu}")
+    return f"GPU units ({', '.join(parts)})" if parts else "GPUs"
 
 
 def _calendar_steps(pool: PoolPlan, start: datetime) -> list[tuple[float, int]]:
@@ -234,15 +264,17 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             allowed = ", ".join(priorities) or "none (the environment declares no priorityClasses)"
             issues.append(Issue(f"{path}.priority", f"{entry.priority!r} is not a priority class of the environment; allowed: {allowed}"))
         candidates = [entry.pool] if entry.pool else queue_pools
+        # `accelerators` counts one kind of unit: a team with quota in several kinds names the pool.
+        units = sorted({pools[p].unit for p in candidates})
         kinds = sorted({pools[p].resource for p in candidates})
-        if len(kinds) > 1:
-            issues.append(Issue(f"{path}.pool", f"team {entry.team!r} has quota on pools of {' and '.join(kinds)}; "
+        if len(units) > 1 or len(kinds) > 1:
+            issues.append(Issue(f"{path}.pool", f"team {entry.team!r} has quota on pools of {' and '.join(units)}; "
                                 f"name the pool (allowed: {', '.join(candidates)})"))
             continue
         if not kinds:
             issues.append(Issue(f"{path}.team", f"team {entry.team!r} has no quota on any pool; name a `pool`"))
             continue
-        largest = max(pools[p].accelerators_per_node * pools[p].node_unit for p in candidates)
+        largest = max(pools[p].units_per_node * pools[p].node_unit for p in candidates)
         if entry.accelerators > largest:
             where_ = entry.pool or "any pool of the team"
             issues.append(Issue(f"{path}.accelerators", f"{entry.accelerators} per pod do not fit on one node of {where_} "
@@ -273,6 +305,42 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result
+
+
+@dataclass(frozen=True)
+class PodsReady:
+    """Kueue's waitForPodsReady as the environment configures it (`kueue.waitForPodsReady`), in seconds."""
+
+    timeout: float
+    backoff_base: float
+    backoff_max: float
+
+
+# Kueue's defaults for the requeuing back-off (apis/config/v1beta2/defaults.go @ v0.19.2:
+# DefaultRequeuingBackoffBaseSeconds 60, DefaultRequeuingBackoffMaxSeconds 3600).
+DEFAULT_BACKOFF_BASE_SECONDS = 60
+DEFAULT_BACKOFF_MAX_SECONDS = 3600
+
+
+def pods_ready(model: CapacityModel) -> PodsReady | None:
+    """waitForPodsReady of the environment's Kueue: the section `gkecap plan` installs (kueue_chart.install_args),
+    None when the environment does not set it."""
+    settings = install_args(model).get("wait_for_pods_ready")
+    if settings is None:
+        return None
+    requeuing = settings.get("requeuingStrategy", {})
+    return PodsReady(parse_go_duration(settings["timeout"]),
+                     float(requeuing.get("backoffBaseSeconds", DEFAULT_BACKOFF_BASE_SECONDS)),
+                     float(requeuing.get("backoffMaxSeconds", DEFAULT_BACKOFF_MAX_SECONDS)))
+
+
+def delays(workloads: WorkloadsFile) -> Delays:
+    """The documented default delays (gkecap.simulate.nodes), with the workloads file's overrides."""
+    given = workloads.delays
+    default = Delays()
+    return Delays(default.provisioning if given.provisioning is None else given.provisioning,
+                  default.scale_down if given.scale_down is None else given.scale_down,
+                  default.pod_start if given.pod_start is None else given.pod_start)
 
 
 def provisioning_retry() -> tuple[int, float, float]:

@@ -70,10 +70,21 @@ class CapacityEntry(_Strict):
     nodes: int = Field(ge=0)
 
 
+class DelaysEntry(_Strict):
+    """Overrides of the simulator's documented default delays (gkecap.simulate.nodes)."""
+
+    provisioning: Duration | None = Field(None, description="a new autoscaled node is ready this long after the "
+                                          "cluster autoscaler asks for it")
+    scale_down: Duration | None = Field(None, alias="scaleDown", description="an empty autoscaled node is removed "
+                                        "after this long")
+    pod_start: Duration | None = Field(None, alias="podStart", description="from a pod's binding to its running")
+
+
 class WorkloadsFile(_Strict):
     start: datetime | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
 
 def load_workloads_file(path: Path, *, now: datetime | None = None) -> WorkloadsFile:
