@@ -5,7 +5,9 @@ Kueue's rules (kubernetes-sigs/kueue):
 * `manageJobsWithoutQueueName` is a Configuration field at every supported release (apis/config/v1beta1
   configuration_types.go at v0.9.0 already) and `managedJobsNamespaceSelector` from v0.10.0 (same file); both are in
   config v1beta2 (v0.15.0+). With both set, a job without a queue name is suspended (gated, for pods) only in the
-  namespaces the selector matches (pkg/controller/jobframework/defaults.go @ v0.14.0).
+  namespaces the selector matches (pkg/controller/jobframework/defaults.go @ v0.14.0); pod-based integrations
+  (pod, deployment, statefulset, LWS) are never managed outside them, label or not (apis/config/v1beta2
+  configuration_types.go `ManagedJobsNamespaceSelector` @ v0.19.2).
 * The selector must not match `kube-system` nor Kueue's own namespace (pkg/config/validation.go
   `validateManagedJobsNamespaceSelector`, v0.14.0 .. v0.19.2); the pod integration requires a selector (ibid.
   `validatePodIntegrationOptions`).
