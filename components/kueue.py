@@ -190,7 +190,8 @@ class KueueObjectsArgs(TypedDict):
 
     objects: list[dict[str, Any]]
     """Kubernetes objects as plain dicts ({apiVersion, kind, metadata, spec...}), in apply order, e.g.
-    `gkecap.components.kubernetes_objects.build.kueue_objects(model)`: Kueue kinds, Namespaces and RoleBindings."""
+    `gkecap.components.kubernetes_objects.build.kueue_objects(model)`: Kueue kinds, Namespaces, RBAC, ResourceQuotas
+    and the admission policies."""
 
 
 class KueueResource(pulumi.CustomResource):
@@ -257,6 +258,24 @@ class KueueObjects(pulumi.ComponentResource):
                 ],
                 opts=opts,
             )
+        if obj["kind"] == "ResourceQuota" and obj["apiVersion"] == "v1":
+            return k8s.core.v1.ResourceQuota(
+                resource_name, metadata=metadata, spec=k8s.core.v1.ResourceQuotaSpecArgs(hard=obj["spec"]["hard"]),
+                opts=opts,
+            )
+        if obj["kind"] == "ClusterRole" and obj["apiVersion"] == "rbac.authorization.k8s.io/v1":
+            return k8s.rbac.v1.ClusterRole(
+                resource_name,
+                metadata=metadata,
+                rules=[
+                    k8s.rbac.v1.PolicyRuleArgs(api_groups=r.get("apiGroups"), resources=r.get("resources"),
+                                               verbs=r["verbs"])
+                    for r in obj.get("rules") or []
+                ],
+                opts=opts,
+            )
         if namespace is not ns:
             obj = {**obj, "metadata": {**meta, "namespace": namespace}}
+        # Kueue kinds and the admission policies: `kubernetes:<group>/<version>:<Kind>`, the token
+        # pulumi-kubernetes registers them under too.
         return KueueResource(resource_name, obj, opts)

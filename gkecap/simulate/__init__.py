@@ -19,6 +19,7 @@ from typing import Iterable, Mapping
 from gkecap.simulate.engine import Simulation, SimulationResult
 from gkecap.simulate.environment import (
     cluster_from_objects,
+    default_local_queues,
     delays,
     plan_workloads,
     pods_ready,
@@ -38,7 +39,8 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
     objects = list(objects)
     cluster = cluster_from_objects(objects, fair_sharing=bool(model.kueue.fair_sharing))
     pools = pool_capacities(model, workloads)
-    planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where)
+    planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where,
+                             default_queues=default_local_queues(objects))
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
     return Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Iterable, Mapping
 
 from gkecap.components.k8s.quantity import parse_quantity
+from gkecap.components.kubernetes_objects.admission_policy import policy_name
 from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
 from gkecap.components.k8s.duration import parse_duration as parse_go_duration
 from gkecap.components.kubernetes_objects.kueue_chart import install_args
@@ -241,9 +242,29 @@ class PlannedWorkload:
     resource: str
 
 
+# Kueue's LocalQueueDefaulting (GA in v0.17): a job without kueue.x-k8s.io/queue-name in a managed namespace gets
+# the LocalQueue named "default" of its namespace, when there is one (v0.19.2 pkg/controller/constants/constants.go
+# DefaultLocalQueueName, pkg/controller/jobframework/defaults.go).
+DEFAULT_LOCAL_QUEUE = "default"
+
+
+def default_local_queues(objects: Iterable[Mapping]) -> dict[str, str]:
+    """Namespace -> the ClusterQueue of its LocalQueue named `default`, from the emitted objects."""
+    return {
+        o["metadata"]["namespace"]: o["spec"]["clusterQueue"]
+        for o in objects
+        if o.get("kind") == "LocalQueue" and o["metadata"].get("name") == DEFAULT_LOCAL_QUEUE
+    }
+
+
 def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, PoolCapacity],
-                   workloads: WorkloadsFile, priorities: Mapping[str, int], *, where: str = "") -> list[PlannedWorkload]:
-    """The workloads of the file, one per copy; WorkloadsFileError with every problem at its YAML path."""
+                   workloads: WorkloadsFile, priorities: Mapping[str, int], *, where: str = "",
+                   default_queues: Mapping[str, str] | None = None) -> list[PlannedWorkload]:
+    """The workloads of the file, one per copy; WorkloadsFileError with every problem at its YAML path.
+
+    A workload with `queueLabel: false` is submitted in its team's first namespace without a queue name: it goes
+    to that namespace's default LocalQueue (`default_queues`), or, without one, the team's admission policy
+    refuses it (an error naming the policy)."""
     issues: list[Issue] = []
     teams = sorted(cluster.queues)
     result: list[PlannedWorkload] = []
@@ -254,6 +275,17 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
         if queue is None:
             issues.append(Issue(f"{path}.team", f"{entry.team!r} is not a team of the environment; teams: {', '.join(teams)}"))
             continue
+        if not entry.queue_label:
+            namespace = model.team(entry.team).namespaces[0]
+            target = (default_queues or {}).get(namespace)
+            if target != entry.team:
+                issues.append(Issue(f"{path}.queueLabel", (
+                    f"a job without kueue.x-k8s.io/queue-name in namespace {namespace!r} has no default LocalQueue to "
+                    f"go to, so the admission policy {policy_name(entry.team)} refuses it; give it the queue label")
+                    if target is None else (
+                    f"a job without kueue.x-k8s.io/queue-name in namespace {namespace!r} would go to ClusterQueue "
+                    f"{target!r}, not team {entry.team!r}'s")))
+                continue
         queue_pools = [f for g in queue.resource_groups for f in g.flavors if f in pools]
         if entry.pool is not None and entry.pool not in queue_pools:
             known = ", ".join(queue_pools) or "none"

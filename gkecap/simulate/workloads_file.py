@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError
 
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
@@ -61,6 +61,8 @@ class WorkloadEntry(_Strict):
     duration: Duration
     count: int = Field(1, ge=1, le=100_000)
     every: Duration = 0.0
+    # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
+    queue_label: StrictBool = Field(True, alias="queueLabel")
 
 
 class CapacityEntry(_Strict):
