@@ -114,6 +114,11 @@ def _double_quoted(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def yaml_double_quoted(text: str) -> str:
+    """`text` as a YAML double-quoted scalar, as the files of this module write it."""
+    return _double_quoted(text)
+
+
 def _emit(value: object, indent: str, out: list[str]) -> None:
     """Block-style YAML of a mapping or sequence, each line prefixed by `indent` (first line by the caller)."""
     if isinstance(value, dict):
@@ -235,7 +240,7 @@ def write_manifests(objects: list[dict], directory: Path, *, kueue_version: str,
     GitOps unit (`gitops_files`): the charts' Namespaces join the objects, every object carries its Argo CD sync
     wave, and the kustomizations, Helm values, `argocd/` and `flux/` are written beside them."""
     from gkecap import gitops as delivery
-    from gkecap.atomic_files import write_text_atomic
+    from gkecap.atomic_files import make_directory, write_text_atomic
 
     if gitops or install is not None:
         extra = delivery.chart_namespaces(install) if install is not None else []
@@ -248,12 +253,12 @@ def write_manifests(objects: list[dict], directory: Path, *, kueue_version: str,
             objects, kueue_version=kueue_version, directory=f"{directory.name}/{OBJECTS_DIR}",
             source=_source_label(source)).items()}
         files.update(gitops_files(list(files), install, repo_path or default_repo_path(directory)))
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directory(directory, directory)
     remove_manifests(directory, keep=set(files))
     written = []
     for name, text in files.items():
-        (directory / name).parent.mkdir(parents=True, exist_ok=True)
-        written.append(write_text_atomic(directory / name, text))
+        make_directory(directory, (directory / name).parent)
+        written.append(write_text_atomic(directory / name, text, root=directory))
     return written
 
 
@@ -275,7 +280,7 @@ def remove_manifests(directory: Path, keep: set[str] = frozenset()) -> None:  # 
     ours = numbered | {f"{OBJECTS_DIR}/{name}" for name in numbered} | set(GITOPS_FILES)
     for name in sorted(ours - set(keep)):
         stale = directory / name
-        if stale.is_file():
+        if stale.is_file() and not stale.is_symlink():  # a link is not a file we wrote
             stale.unlink(missing_ok=True)
     for folder in (OBJECTS_DIR, ARGOCD_DIR, FLUX_DIR):  # our folders once empty (a user's file keeps one)
         path = directory / folder

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from gkecap.commands.terminal_io import printable
 from gkecap.plan import default_policy_pack
 from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.results import AnalyzerInfo, PolicyInfo, PolicyPackError
@@ -40,12 +41,12 @@ def policies_command(
         with PolicyPackProcess(policy_pack or default_policy_pack(), project="gkecap", stack="policies") as pack:
             info = pack.info()
     except PolicyPackError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     if output is PoliciesFormat.json:
         typer.echo(json.dumps(policies_document(info), indent=2))
     else:
-        typer.echo(policies_text(info))
+        typer.echo(printable(policies_text(info)))  # a pack's names and descriptions are text, never terminal codes
 
 
 def policies_document(info: AnalyzerInfo) -> dict[str, Any]:

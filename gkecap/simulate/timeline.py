@@ -12,7 +12,7 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from gkecap.atomic_files import write_text_atomic
+from gkecap.atomic_files import contained, write_text_atomic
 from gkecap.report import charts
 from gkecap.report.html import _CSS as REPORT_CSS
 from gkecap.simulate.engine import SimulationResult
@@ -146,7 +146,9 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
 
 
 def write_timeline(result: SimulationResult, directory: Path, *, source: str = "") -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write `directory/simulation.html` atomically (a failed write keeps the previous file), never through a
+    link that leads out of `directory`."""
     path = directory / "simulation.html"
-    write_text_atomic(path, render_html(result, source=source))
-    return path
+    directory.mkdir(parents=True, exist_ok=True)
+    contained(directory, path)
+    return write_text_atomic(path, render_html(result, source=source), root=directory)
