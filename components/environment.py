@@ -27,7 +27,7 @@ import pulumi_kubernetes as k8s
 
 from gkecap.components.cluster import GkeCluster
 from gkecap.components._schema_types import PoolExport, QueueExport
-from gkecap.components._support import known, raise_invalid
+from gkecap.components._support import arguments, known, raise_invalid
 from gkecap.components.kubernetes_objects.kueue_chart import install_args as kueue_install_args
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
@@ -212,6 +212,7 @@ class Environment(pulumi.ComponentResource):
 
 
 def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
+    args = arguments("Environment", args, EnvironmentArgs)  # type: ignore[assignment]
     environment = args.get("environment")
     if isinstance(environment, EnvironmentSpec):
         return environment

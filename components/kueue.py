@@ -27,7 +27,7 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     chart_values,
     chart_version,
 )
-from gkecap.components._support import camel, known, raise_invalid
+from gkecap.components._support import argument_issues, camel, known, raise_invalid
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.kubernetes_objects.build import object_key
@@ -106,9 +106,10 @@ class KueueInstall(pulumi.ComponentResource):
     """ClusterRole that lets a subject submit jobs to LocalQueues (bind it in a namespace)."""
 
     def __init__(self, name: str, args: KueueInstallArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, KueueInstallArgs)  # type: ignore[assignment]
         release = args.get("version") or DEFAULT_KUEUE_VERSION
         # Pure checks first: a bad version or quantity raises before anything is registered.
-        issues = check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
+        issues = key_issues + check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
         if issues:
             raise_invalid(f"KueueInstall {name!r}", issues, {"managerResources.cpu": "managerCpu", "managerResources.memory": "managerMemory"})
         pods_ready, ready_issues = _wait_for_pods_ready(args.get("wait_for_pods_ready"))
@@ -212,8 +213,9 @@ class KueueObjects(pulumi.ComponentResource):
     """`Kind/name` (`Kind/namespace/name` for namespaced objects) of every object, in apply order."""
 
     def __init__(self, name: str, args: KueueObjectsArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, KueueObjectsArgs)  # type: ignore[assignment]
         objects = [dict(o) for o in args.get("objects") or []]
-        issues = [
+        issues = key_issues + [
             Issue(f"objects[{index}]", "needs apiVersion, kind and metadata.name")
             for index, obj in enumerate(objects)
             if not {"apiVersion", "kind", "metadata"} <= obj.keys() or "name" not in (obj.get("metadata") or {})

@@ -50,6 +50,7 @@ from gkecap.policies.rules.team_isolation import (
     check_team_isolation,
 )
 from gkecap.policies.rules.node_pool_ranges import check_node_pool_ranges
+from gkecap.policies.rules.placement import check_compact_placement_zone
 from gkecap.policies.rules.quota_enforcement import (
     PRIORITY_ALLOWANCE_SCHEMA,
     check_cluster_queue_reachable,
@@ -98,6 +99,14 @@ ALL_POLICIES += [
         "GPU node pools: accelerator type and count match the machine type, the MIG partition size exists for "
         "that GPU, and time-sharing/MPS settings are complete and sane.",
         check_gpu_accelerator,
+        types=NODE_POOL_TYPES,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "compact-placement-zone",
+        "GPU and CPU node pools with COMPACT placement live in one zone (a compact placement policy places VMs "
+        "close together within a zone; GKE refuses it across zones).",
+        check_compact_placement_zone,
         types=NODE_POOL_TYPES,
         enforcement_level="mandatory",
     ),

@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 import pulumi.runtime
-from pulumi.runtime import settings as runtime_settings
 from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.proto import engine_pb2
 
+from gkecap.compat import pulumi_runtime
 from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.deferred_packages import defer_heavy_packages
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
@@ -215,7 +215,7 @@ def _run_in_context(
     secret_keys: list[str],
     workers: int | None,
 ) -> None:
-    runtime_settings.ROOT.set(None)
+    pulumi_runtime.reset_root()
     pulumi.runtime.configure(pulumi.runtime.Settings(**settings))
     pulumi.runtime.set_all_config(config, secret_keys)
 
@@ -258,9 +258,7 @@ async def _settle() -> None:
     """
     while True:
         await asyncio.sleep(0)  # let the registrations the program queued start
-        with runtime_settings.SETTINGS.lock:
-            pending = [task for task in runtime_settings.SETTINGS.outputs if not task.done()]
-        pending += [rpc for rpc in runtime_settings._get_rpc_manager().rpcs if not rpc.done()]
+        pending = pulumi_runtime.pending_work()  # [] where the SDK's internals are not the tested ones
         if not pending:
             return
         await asyncio.wait(pending)  # ALL_COMPLETED; a failure stays in its task for the SDK to raise
