@@ -23,6 +23,7 @@ tr.filtered,tr.folded{display:none}
 th.sortable{cursor:pointer;user-select:none}th.sortable::after{content:" \\2195";color:#8c959f;font-weight:400}
 th[aria-sort=ascending]::after{content:" \\2191";color:#1f2328}th[aria-sort=descending]::after{content:" \\2193";color:#1f2328}
 td.rep{color:#8c959f}
+table.filterable tbody td:first-child{white-space:nowrap}
 .tree td:first-child{white-space:nowrap}
 .tree button.toggle{font:inherit;border:0;background:none;cursor:pointer;width:1.4em;padding:0;color:#0969da}
 .tree .leaf{display:inline-block;width:1.4em}
