@@ -93,7 +93,11 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
 
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
-    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, kueue=model.kueue)
+    from gkecap.components.kubernetes_objects.kueue_chart import install_args
+
+    install = install_args(model) if model.kueue.install else None
+    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, install=install,
+                    gitops=True)
     spec = getattr(result, "spec", None)
     if model.workers and spec is not None:  # MultiKueue: each worker's own objects, beside the manager's
         from gkecap.components.model import derive
@@ -101,8 +105,9 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
 
         for worker, environment in zip(spec.workers, worker_environments(spec)):
             worker_model = derive(environment)
+            worker_install = install_args(worker_model) if worker_model.kueue.install else None
             write_manifests(kueue_objects(worker_model), directory / WORKERS_DIR / worker.name,
-                            kueue_version=worker_model.kueue.version, source=source, kueue=worker_model.kueue)
+                            kueue_version=worker_model.kueue.version, source=source, install=worker_install, gitops=True)
     return directory
 
 

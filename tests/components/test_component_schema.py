@@ -34,7 +34,8 @@ def test_every_component_is_analyzed(analysis):
                                                          "GkeCluster", "KueueInstall", "KueueObjects",
                                                          "VertexTrainingQuota"]
     assert sorted(analysis["type_definitions"]) == ["AttachedGpuArgs", "GpuSharingArgs", "MultiKueueSettingsArgs",
-                                                    "NodeTaintArgs", "ReservationTargetArgs", "SystemPoolArgs"]
+                                                    "NodeTaintArgs", "RequeuingStrategyArgs", "ReservationTargetArgs",
+                                                    "SystemPoolArgs", "WaitForPodsReadyArgs"]
 
 
 def test_node_pool_inputs(analysis):

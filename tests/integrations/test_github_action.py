@@ -33,7 +33,7 @@ def pull_request(tmp_path_factory) -> tuple[Path, str]:
     _git(repo, "commit", "-qm", "base")
     base = _git(repo, "rev-parse", "HEAD")
     prod = repo / "stacks" / "Pulumi.prod.yaml"
-    prod.write_text(prod.read_text() + "\n")  # a change the diff of the pull request covers
+    prod.write_text(prod.read_text().replace("quota: {h100-dws: 8,", "quota: {h100-dws: 12,", 1))
     return repo, base
 
 
@@ -74,6 +74,11 @@ def test_the_comment_reports_each_stack(action_outputs):
     outputs = action_outputs
     comment = Path(outputs["comment-file"]).read_text()
     assert "### `stacks/Pulumi.dev.yaml`: passes" in comment and "### `stacks/Pulumi.prod.yaml`: passes" in comment
+
+
+def test_the_comment_shows_what_the_pull_request_does_to_each_team(action_outputs):
+    comment = Path(action_outputs["comment-file"]).read_text()
+    assert "| llm | quota.h100-dws | 8 GPUs | 12 GPUs |" in comment
 
 
 def test_mandatory_violations_set_the_exit_code_the_last_step_fails_on(pull_request, tmp_path):
