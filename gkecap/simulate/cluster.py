@@ -266,6 +266,14 @@ class Cluster:
         for listener in self.listeners:
             listener(frs, nodes)
 
+    def mark_evicted(self, workload: Workload, evicted: bool) -> None:
+        """Set whether an admitted workload is being evicted (its pods terminating): preemption orders such
+        candidates first, so the nominations that read its queue are dropped as after a lasting change."""
+        workload.evicted = evicted
+        queue = self.queues[workload.cluster_queue]
+        if workload.name in queue.workloads:
+            self._lasting_change(queue, workload)
+
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
         self.version += 1
         for fr, value in usage.items():

@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
+from gkecap.simulate.timing import EvictionDelays
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(s|m|h|d)")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -70,10 +71,30 @@ class CapacityEntry(_Strict):
     nodes: int = Field(ge=0)
 
 
+class DelaysEntry(_Strict):
+    """Overrides of the simulator's documented default delays (gkecap.simulate.timing)."""
+
+    termination: Duration | None = Field(None, description="a preempted workload's pods hold their nodes and its "
+                                         "quota this long (terminationGracePeriodSeconds; default 30s)")
+    requeue: Duration | None = Field(None, description="an evicted workload rejoins its queue this long after its "
+                                     "quota is released (default 0s, as Kueue)")
+    release: Duration | None = Field(None, description="a preempted workload without running pods gives its quota "
+                                     "back this long after its eviction (default 1s)")
+
+
 class WorkloadsFile(_Strict):
     start: datetime | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    delays: DelaysEntry = Field(default_factory=DelaysEntry)
+
+    def eviction_delays(self) -> EvictionDelays:
+        """The documented defaults, with the file's overrides."""
+        defaults = EvictionDelays()
+        return EvictionDelays(
+            defaults.termination if self.delays.termination is None else self.delays.termination,
+            defaults.requeue if self.delays.requeue is None else self.delays.requeue,
+            defaults.release if self.delays.release is None else self.delays.release)
 
 
 def load_workloads_file(path: Path, *, now: datetime | None = None) -> WorkloadsFile:
