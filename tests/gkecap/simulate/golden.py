@@ -1,4 +1,6 @@
-"""Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12.
+"""Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12 and again
+when evictions started to take time (issue 29: the victims' pods terminate before their quota is released, so
+preemptors are admitted 30 s later and at-instant preemption cycles unfold over time).
 
     .venv/bin/python tests/gkecap/simulate/golden.py   # rewrite tests/gkecap/simulate/data/*.json (only if behaviour
                                                        # is meant to change)
@@ -44,13 +46,14 @@ RANDOM_HORIZON = 5 * 86400
 RANDOM = [(3, 120, 1), (3, 200, 2), (4, 160, 3), (5, 250, 4), (7, 200, 6), (10, 300, 7), (2, 150, 9), (9, 270, 12)]
 
 # Heavier cases kept as the SHA-256 of their canonical JSON (json.dumps(..., sort_keys=True)), captured from the
-# code before the second pass at the benchmark (2026-11-25, main at 5193d59): two of the heavy draws above, with
-# 1,078 and 1,698 preemptions, and the benchmark's own organisation at 30 teams over its 90 days (teams,
-# workloads, seed, horizon in seconds or None for the benchmark's).
+# code before the second pass at the benchmark (2026-11-25, main at 5193d59) and captured again when evictions
+# started to take time (issue 29: pods terminate before the quota is released; 2026-11-26): two of the heavy draws
+# above, now with 184 and 1,321 preemptions and one reported cycle each, and the benchmark's own organisation at
+# 30 teams over its 90 days (teams, workloads, seed, horizon in seconds or None for the benchmark's).
 DIGESTS = {
-    (6, 300, 5, RANDOM_HORIZON): "1e221531ab0b52a22e0b1efcdf109a05c6a58c03163c3a1c78c9d049676dd9c3",
-    (12, 360, 8, RANDOM_HORIZON): "9b0cc27abdc915bdbe529ec0edfead07ddee81ef6df7ea840256fae055bb2324",
-    (30, 3000, 7, None): "fe16be66b9fe34a99aef0ea2957e6102f8a1825fadc9979827439df5a359eafa",
+    (6, 300, 5, RANDOM_HORIZON): "1688b2e19d84a9569bee44bfc7341d91453c3bfffdb75ef8b41372ad93b3394f",
+    (12, 360, 8, RANDOM_HORIZON): "2dfcde3e2d63ac3102dabcdcbfe7ecc8705fa9ff44a9967195e5b2e24ca1d032",
+    (30, 3000, 7, None): "3b2664365148451a4273386ee930b53eaec01a088f58b9a06ac5694d9695f92b",
 }
 
 
