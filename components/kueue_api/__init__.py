@@ -25,6 +25,10 @@ from gkecap.components.kueue_api.cohort import KueueCohortSpec, LocalQueueSpec
 from gkecap.components.kueue_api.fields import GROUP, V1BETA1, V1BETA2, V1BETA2_SINCE, KueueModel
 from gkecap.components.kueue_api.objects import KINDS, OBJECT_MODELS, SERVED_VERSIONS, manifest, spec_model
 from gkecap.components.k8s.quantity import Quantity, QuantityError, parse_quantity
+from gkecap.components.kueue_api.multikueue import (
+    KUBECONFIG_SECRET_KEY, MULTIKUEUE_CONTROLLER, ClusterProfileReference, ClusterSource, KubeConfig,
+    MultiKueueClusterSpec, MultiKueueClusterSpecV1Beta1, MultiKueueConfigSpec, MultiKueueConfigSpecV1Beta1,
+)
 from gkecap.components.kueue_api.references import Reference, references
 from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, Taint, Toleration, TopologyLevel, TopologySpec
 from gkecap.components.kueue_api.releases import OLDEST_SUPPORTED_RELEASE, SERVED_API_VERSIONS, served_api_versions
@@ -32,11 +36,13 @@ from gkecap.components.kueue_api.rules import NOT_CHECKED, RULES, RULES_BY_ID, T
 from gkecap.components.kueue_api.validation import KueueViolation, kueue_kind, validate_kueue_object
 
 __all__ = [
-    "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "NOT_CHECKED", "OBJECT_MODELS", "OLDEST_SUPPORTED_RELEASE",
+    "DWS_PROVISIONING_CLASS", "GROUP", "KINDS", "KUBECONFIG_SECRET_KEY", "MULTIKUEUE_CONTROLLER", "NOT_CHECKED", "OBJECT_MODELS", "OLDEST_SUPPORTED_RELEASE",
     "PROVISIONING_REQUEST_CONTROLLER", "SERVED_API_VERSIONS", "served_api_versions",
     "RULES", "RULES_BY_ID", "SERVED_VERSIONS", "TRANSITION_RULES", "V1BETA1", "V1BETA2", "V1BETA2_SINCE",
     "AdmissionCheckParametersReference", "AdmissionCheckSpec", "AdmissionCheckSpecV1Beta1",
-    "AdmissionChecksStrategy", "AdmissionCheckStrategyRule", "BorrowWithinCohort", "ClusterQueuePreemption",
+    "AdmissionChecksStrategy", "AdmissionCheckStrategyRule", "BorrowWithinCohort", "ClusterProfileReference",
+    "ClusterQueuePreemption", "ClusterSource", "KubeConfig", "MultiKueueClusterSpec", "MultiKueueClusterSpecV1Beta1",
+    "MultiKueueConfigSpec", "MultiKueueConfigSpecV1Beta1",
     "ClusterQueueSpec", "ClusterQueueSpecV1Beta1", "KueueCohortSpec", "FairSharing", "FlavorFungibility",
     "FlavorFungibilityV1Beta1", "FlavorQuotas", "KueueModel", "KueueValidationError", "KueueViolation",
     "LabelSelector", "LabelSelectorRequirement", "LocalQueueSpec", "ProvisioningRequestConfigSpec",

@@ -126,9 +126,32 @@ def topology(spec: dict[str, Any], version: str) -> list[Problem]:
     return problems
 
 
+def multikueue_cluster(spec: dict[str, Any], version: str) -> list[Problem]:
+    # R-MKC-2: CRD multikueueclusters.yaml:238-241 (v1beta2 only; Go +kubebuilder:validation:ExactlyOneOf)
+    source = get_dict(spec, "clusterSource")
+    if version != "v1beta2" or source is None:
+        return []
+    chosen = [key for key in ("kubeConfig", "clusterProfileRef") if has(source, key)]
+    if len(chosen) == 1:
+        return []
+    got = "both are set" if chosen else "neither is set"
+    return [("R-MKC-2", "spec.clusterSource", f"exactly one of kubeConfig and clusterProfileRef must be set; {got}")]
+
+
+def multikueue_config(spec: dict[str, Any], version: str) -> list[Problem]:
+    # R-MKCFG-2: CRD multikueueconfigs.yaml:96-99 (v1beta2; v1beta1 makes clusters a set, a schema check)
+    if version != "v1beta2":
+        return []
+    clusters = get_list(spec, "clusters")
+    return [("R-MKCFG-2", f"spec.clusters[{i}]", f"cluster {name!r} repeats entry {clusters.index(name)}; the "
+             f"clusters must be unique") for i, name in enumerate(clusters) if name in clusters[:i]]
+
+
 CEL_CHECKS: dict[str, Callable[[dict[str, Any], str], list[Problem]]] = {
     "ClusterQueue": cluster_queue,
     "Cohort": cohort,
     "ResourceFlavor": resource_flavor,
     "Topology": topology,
+    "MultiKueueCluster": multikueue_cluster,
+    "MultiKueueConfig": multikueue_config,
 }

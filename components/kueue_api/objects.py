@@ -1,7 +1,7 @@
 """Whole Kueue objects (apiVersion, kind, metadata, spec) per kind and served version, and `manifest()`.
 
 The registry `OBJECT_MODELS[(kind, version)]` is what validation dispatches on; a kind of kueue.x-k8s.io not in
-KINDS (Workload, MultiKueueCluster, ...) is outside this package's scope.
+KINDS (Workload, ...) is outside this package's scope.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from gkecap.components.kueue_api.admission_check import (
 from gkecap.components.kueue_api.cluster_queue import ClusterQueueSpec, ClusterQueueSpecV1Beta1
 from gkecap.components.kueue_api.cohort import KueueCohortSpec, LocalQueueSpec
 from gkecap.components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel, bounded_str
+from gkecap.components.kueue_api.multikueue import (
+    MultiKueueClusterSpec, MultiKueueClusterSpecV1Beta1, MultiKueueConfigSpec, MultiKueueConfigSpecV1Beta1,
+)
 from gkecap.components.kueue_api.resource_flavor import ResourceFlavorSpec, TopologySpec
 
 SERVED_VERSIONS = ("v1beta1", "v1beta2")  # shared/kueue-crds/SOURCE.txt: every kind serves both, stores v1beta2
@@ -68,10 +71,14 @@ _SPECS: dict[tuple[str, str], type[KueueModel]] = {
     ("ProvisioningRequestConfig", "v1beta1"): ProvisioningRequestConfigSpecV1Beta1,
     ("Topology", "v1beta2"): TopologySpec,
     ("Topology", "v1beta1"): TopologySpec,
+    ("MultiKueueCluster", "v1beta2"): MultiKueueClusterSpec,
+    ("MultiKueueCluster", "v1beta1"): MultiKueueClusterSpecV1Beta1,
+    ("MultiKueueConfig", "v1beta2"): MultiKueueConfigSpec,
+    ("MultiKueueConfig", "v1beta1"): MultiKueueConfigSpecV1Beta1,
 }
 _SPEC_RULE = {"ClusterQueue": "R-SCHEMA-1", "Cohort": "R-SCHEMA-1", "LocalQueue": "R-SCHEMA-1",
               "ResourceFlavor": "R-RF-6", "AdmissionCheck": "R-SCHEMA-1", "ProvisioningRequestConfig": "R-SCHEMA-1",
-              "Topology": "R-TOPO-1"}
+              "Topology": "R-TOPO-1", "MultiKueueCluster": "R-MKC-1", "MultiKueueConfig": "R-MKCFG-1"}
 
 OBJECT_MODELS: dict[tuple[str, str], type[_KueueObject]] = {
     (kind, version): _object_model(kind, spec, _SPEC_RULE[kind]) for (kind, version), spec in _SPECS.items()

@@ -29,8 +29,8 @@ OLDEST_SUPPORTED_RELEASE = (0, 14, 0)
 # (kubernetes-sigs/kueue v0.9.5 .. v0.19.2; docs/sources.md "Kueue versions"). v0.11.0 alone also served
 # Topology v1beta1; its later patches did not. Cohort and Topology do not exist before v0.9.
 _V1BETA1, _BOTH = ("v1beta1",), ("v1beta1", "v1beta2")
-_CORE_KINDS = ("AdmissionCheck", "ClusterQueue", "LocalQueue", "ProvisioningRequestConfig", "ResourceFlavor",
-               "WorkloadPriorityClass")
+_CORE_KINDS = ("AdmissionCheck", "ClusterQueue", "LocalQueue", "MultiKueueCluster", "MultiKueueConfig",
+               "ProvisioningRequestConfig", "ResourceFlavor", "WorkloadPriorityClass")
 
 
 def _served(minor: int) -> dict[str, tuple[str, ...]]:

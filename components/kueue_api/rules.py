@@ -1,5 +1,6 @@
 """The Kueue validation rules we enforce, as data: one row per rule of shared/reference/KUEUE_VALIDATION.md
-(ids R-CQ-*, R-LQ-*, R-RF-*, R-CO-*, R-AC-*, R-PRC-*, R-TOPO-*) plus a few generic API-server checks (R-API,
+(ids R-CQ-*, R-LQ-*, R-RF-*, R-CO-*, R-AC-*, R-PRC-*, R-TOPO-*; R-MKC-* and R-MKCFG-* are ours, from
+the MultiKueue CRDs) plus a few generic API-server checks (R-API,
 R-META, R-FIELD, R-QTY, R-SCHEMA, R-WPC). `layer` is where Kueue's API server enforces it: "schema" (OpenAPI,
 HTTP 422), "cel" (x-kubernetes-validations, 422), "webhook" (Kueue's validating webhook, 403) or "apiserver".
 """
@@ -120,6 +121,16 @@ RULES: tuple[Rule, ...] = (
          "topology_types.go:117; CRD :143-145"),
     Rule("R-TOPO-4", "Topology", "cel", "levels change only with hostname lowest (transition; v1beta1 immutable)",
          "topology_types.go:115; CRD :136-139 (v1beta1 :71-72)"),
+    Rule("R-MKC-1", "MultiKueueCluster", "schema", "v1beta2 clusterSource required; kubeConfig.location 1..256, "
+         "locationType Secret or Path (default Secret); clusterProfileRef.name 1..256 (v1beta1: kubeConfig required)",
+         "apis/kueue/v1beta2/multikueue_types.go:58-100; CRD multikueueclusters.yaml:196-245 (v1beta1 :52-93)"),
+    Rule("R-MKC-2", "MultiKueueCluster", "cel", "exactly one of clusterSource.kubeConfig, clusterProfileRef",
+         "multikueue_types.go:82 (ExactlyOneOf); CRD multikueueclusters.yaml:238-241"),
+    Rule("R-MKCFG-1", "MultiKueueConfig", "schema", "clusters required, 1..20 names (v1beta2: each <= 256; v1beta1: "
+         "a set); quotaManagement Manual or Automated", "multikueue_types.go:149-169; CRD multikueueconfigs.yaml:81-114"
+         " (v1beta1 :41-55)"),
+    Rule("R-MKCFG-2", "MultiKueueConfig", "cel", "clusters are unique (v1beta2)",
+         "multikueue_types.go:158; CRD multikueueconfigs.yaml:96-99"),
     Rule("R-WPC-1", "WorkloadPriorityClass", "schema", "value is a required int32",
          "workloadpriorityclass_types.go:40-48; CRD workloadpriorityclasses.yaml:90, :110"),
     Rule("R-WPC-2", "WorkloadPriorityClass", "schema", "description at most 2048 characters",

@@ -81,7 +81,7 @@ def _metadata_problems(obj: dict[str, Any], kind: str, require_name: bool) -> li
 
 def validate_kueue_object(obj: Any, *, require_name: bool = True) -> list[KueueViolation]:
     """Violations of a kueue.x-k8s.io object (v1beta1 or v1beta2); [] for valid objects and for objects that
-    are not Kueue kinds this package covers (other groups, Workload, MultiKueueCluster, ...).
+    are not Kueue kinds this package covers (other groups, Workload, ...).
 
     require_name=False accepts a missing metadata.name (Pulumi auto-names a CustomResource without one).
     """

@@ -44,6 +44,11 @@ CEL_RULE_IDS = {
     "'kubernetes.io/hostname'": "R-TOPO-3",
     "self == oldSelf || (self[size(self) - 1].nodeLabel == 'kubernetes.io/hostname' && "
     "oldSelf[size(oldSelf) - 1].nodeLabel == 'kubernetes.io/hostname')": "R-TOPO-4",
+    "[has(self.kubeConfig),has(self.clusterProfileRef)].filter(x,x==true).size() == 1": "R-MKC-2",
+}
+# The same rule text on another kind is another rule.
+CEL_RULE_IDS_BY_KIND = {
+    ("MultiKueueConfig", "size(self.filter(i, size(self.filter(j, j == i)) > 1)) == 0"): "R-MKCFG-2",
 }
 _TRANSITION_BY_KIND = {"LocalQueue": "R-LQ-1", "AdmissionCheck": "R-AC-2", "Topology": "R-TOPO-4"}
 
@@ -148,7 +153,8 @@ def _cel_rules(node: Any) -> list[str]:
 def test_every_cel_rule_is_implemented_or_a_transition_rule(kind: str, version: str) -> None:
     tested = {case.rule for case in CASES}
     for rule in _cel_rules(crd_schema(kind, version)):
-        rule_id = CEL_RULE_IDS.get(rule) or (_TRANSITION_BY_KIND.get(kind) if "oldSelf" in rule else None)
+        rule_id = CEL_RULE_IDS_BY_KIND.get((kind, rule)) or CEL_RULE_IDS.get(rule) or (
+            _TRANSITION_BY_KIND.get(kind) if "oldSelf" in rule else None)
         assert rule_id is not None, f"unmapped CEL rule of {kind} {version}: {rule}"
         if "oldSelf" in rule:
             assert rule_id in TRANSITION_RULES

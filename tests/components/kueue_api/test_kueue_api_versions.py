@@ -60,7 +60,7 @@ def test_unserved_versions_are_violations(version: str) -> None:
     assert violation.rule == "R-API-1" and violation.path == "apiVersion" and "v1beta2" in violation.message
 
 
-@pytest.mark.parametrize("kind", ["Workload", "MultiKueueCluster", "MultiKueueConfig", "WorkloadPriorityClassList"])
+@pytest.mark.parametrize("kind", ["Workload", "WorkloadPriorityClassList", "ClusterProfile"])
 def test_other_kueue_kinds_are_out_of_scope(kind: str) -> None:
     assert validate_kueue_object(obj(kind, {"anything": "@!"})) == []
 

@@ -45,12 +45,15 @@ def cq(spec: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
 
 
 def to_v1beta1(o: dict[str, Any]) -> dict[str, Any]:
-    """The same object as v1beta1 (ClusterQueue cohortName -> cohort)."""
+    """The same object as v1beta1 (ClusterQueue cohortName -> cohort; MultiKueueCluster clusterSource's fields
+    -> spec)."""
     out = copy.deepcopy(o)
     out["apiVersion"] = V1
     spec = out.get("spec")
     if out["kind"] == "ClusterQueue" and isinstance(spec, dict) and "cohortName" in spec:
         spec["cohort"] = spec.pop("cohortName")
+    if out["kind"] == "MultiKueueCluster" and isinstance(spec, dict) and isinstance(spec.get("clusterSource"), dict):
+        spec.update(spec.pop("clusterSource"))
     return out
 
 

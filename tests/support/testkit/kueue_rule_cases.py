@@ -249,6 +249,28 @@ CASES = [
          REJECT),
     Case("topo-hostname-not-last", "R-TOPO-3", obj("Topology", {"levels": [
         {"nodeLabel": "kubernetes.io/hostname"}, {"nodeLabel": "cloud.google.com/gce-topology-block"}]}), REJECT),
+    # --- MultiKueueCluster / MultiKueueConfig -------------------------------------------------------------
+    Case("mkc-no-source", "R-MKC-1", obj("MultiKueueCluster", {}), REJECT),
+    Case("mkc-no-location", "R-MKC-1", obj("MultiKueueCluster", {"clusterSource": {"kubeConfig": {
+        "locationType": "Secret"}}}), REJECT),
+    Case("mkc-bad-location-type", "R-MKC-1", obj("MultiKueueCluster", {"clusterSource": {"kubeConfig": {
+        "location": "w1", "locationType": "ConfigMap"}}}), REJECT),
+    Case("mkc-long-profile-name", "R-MKC-1", obj("MultiKueueCluster", {"clusterSource": {
+        "clusterProfileRef": {"name": "p" * 257}}}), REJECT, v1beta1=False),
+    Case("mkc-neither-source", "R-MKC-2", obj("MultiKueueCluster", {"clusterSource": {}}), REJECT,
+         v1beta1=False),
+    Case("mkc-both-sources", "R-MKC-2", obj("MultiKueueCluster", {"clusterSource": {
+        "kubeConfig": {"location": "w1"}, "clusterProfileRef": {"name": "w1"}}}), REJECT, v1beta1=False),
+    Case("mkcfg-no-clusters", "R-MKCFG-1", obj("MultiKueueConfig", {"clusters": []}), REJECT),
+    Case("mkcfg-21-clusters", "R-MKCFG-1", obj("MultiKueueConfig", {"clusters": [f"w{i}" for i in range(21)]}),
+         REJECT),
+    Case("mkcfg-bad-quota-management", "R-MKCFG-1", obj("MultiKueueConfig", {"clusters": ["w1"],
+                                                                             "quotaManagement": "Auto"}),
+         REJECT, v1beta1=False),
+    Case("mkcfg-duplicate-set", "R-MKCFG-1", obj("MultiKueueConfig", {"clusters": ["w1", "w1"]},
+                                                 version=V1), REJECT, v1beta1=False),
+    Case("mkcfg-duplicate", "R-MKCFG-2", obj("MultiKueueConfig", {"clusters": ["w1", "w2", "w1"]}), REJECT,
+         v1beta1=False),
     # --- WorkloadPriorityClass ----------------------------------------------------------------------------
     Case("wpc-no-value", "R-WPC-1", obj("WorkloadPriorityClass", description="x"), REJECT),
     Case("wpc-string-value", "R-WPC-1", obj("WorkloadPriorityClass", value="high"), REJECT),

@@ -1,0 +1,91 @@
+"""MultiKueueCluster and MultiKueueConfig spec models (shared/kueue-crds multikueueclusters.yaml,
+multikueueconfigs.yaml; Go types apis/kueue/v1beta2/multikueue_types.go; rules R-MKC-*, R-MKCFG-*).
+
+v1beta2 moves the connection under `clusterSource` (exactly one of kubeConfig and clusterProfileRef, CEL rule
+R-MKC-2), bounds the strings, and makes `clusters` an atomic list with a uniqueness CEL rule instead of a set.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from gkecap.components.kueue_api.fields import KueueModel, ListSet, OmitEmpty, bounded_str
+
+MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue"  # multikueue_types.go MultiKueueControllerName (FACTS D [S2])
+KUBECONFIG_SECRET_KEY = "kubeconfig"  # multikueue_types.go MultiKueueConfigSecretKey: the Secret's data key
+MAX_CLUSTERS = 20  # CRD multikueueconfigs.yaml: spec.clusters maxItems
+
+LocationType = Literal["Secret", "Path"]
+
+
+class ClusterProfileReference(KueueModel):
+    default_rule = "R-MKC-1"
+
+    name: bounded_str(1, 256)
+
+
+class KubeConfig(KueueModel):
+    """Where the manager reads the worker's kubeconfig: a Secret in Kueue's namespace (key `kubeconfig`) or a
+    path on the controller's disk."""
+
+    default_rule = "R-MKC-1"
+
+    location: bounded_str(1, 256)
+    location_type: Annotated[LocationType, OmitEmpty] = "Secret"  # CRD default
+
+
+def _location_type_required(schema: dict[str, Any]) -> None:
+    # CRD v1beta1 lists locationType as required and defaults it, so the API server fills a missing one in.
+    schema["required"] = sorted({*schema.get("required", []), "locationType"})
+
+
+class KubeConfigV1Beta1(KubeConfig):
+    model_config = ConfigDict(json_schema_extra=_location_type_required)
+
+    location: bounded_str(0, None)
+
+
+class ClusterSource(KueueModel):
+    default_rule = "R-MKC-1"
+
+    kube_config: KubeConfig | None = None
+    cluster_profile_ref: ClusterProfileReference | None = None
+
+
+class MultiKueueClusterSpec(KueueModel):
+    """kueue.x-k8s.io/v1beta2 MultiKueueCluster spec."""
+
+    default_rule = "R-MKC-1"
+    field_hints = {"kubeConfig": "v1beta2 has it under clusterSource (spec.clusterSource.kubeConfig)"}
+
+    cluster_source: ClusterSource
+
+
+class MultiKueueClusterSpecV1Beta1(KueueModel):
+    """kueue.x-k8s.io/v1beta1 MultiKueueCluster spec: kubeConfig at the top (clusterProfileRef has no effect)."""
+
+    default_rule = "R-MKC-1"
+    field_hints = {"clusterSource": "v1beta1 has kubeConfig directly under spec (clusterSource is v1beta2)"}
+
+    kube_config: KubeConfigV1Beta1
+    cluster_profile_ref: ClusterProfileReference | None = None
+
+
+class MultiKueueConfigSpec(KueueModel):
+    """kueue.x-k8s.io/v1beta2 MultiKueueConfig spec: the MultiKueueClusters a ClusterQueue's workloads go to,
+    most preferred first (the Incremental dispatcher nominates them in this order)."""
+
+    default_rule = "R-MKCFG-1"
+
+    clusters: Annotated[list[bounded_str(0, 256)], Field(min_length=1, max_length=MAX_CLUSTERS)]
+    quota_management: Literal["Manual", "Automated"] | None = None
+
+
+class MultiKueueConfigSpecV1Beta1(KueueModel):
+    """kueue.x-k8s.io/v1beta1 MultiKueueConfig spec: clusters is a set, names unbounded."""
+
+    default_rule = "R-MKCFG-1"
+
+    clusters: Annotated[list[bounded_str(0, None)], Field(min_length=1, max_length=MAX_CLUSTERS), ListSet]
