@@ -7,6 +7,7 @@ Layers, bottom up (all pure):
 - `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
 - `engine`: the event loop (submissions, admission checks, node capacity, completions, calendar windows).
+- `shortcuts`: the off switches of the performance shortcuts (each exact).
 - `timing`: the documented delays between a preemption and the victim's return (overridable in the workloads file).
 - `cycles`: preemption cycles found in a run, and the changes that may break them.
 - `workloads_file`, `output`, `timeline`: the input file, JSON/text output and the HTML timeline.
