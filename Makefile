@@ -7,10 +7,11 @@ STACK ?= dev
 
 .PHONY: test plan bench clean
 
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	# The tested versions (constraints.txt); .ci/newest-releases tries the newest ones.
+	$(PY) -m pip install --quiet -e '.[dev]' -c constraints.txt
 	# Byte-compiled as pip compiles a regular install: where PYTHONDONTWRITEBYTECODE is set (CI images), every run
 	# of gkecap and of its policy pack would compile each module again (0.12 CPU-s of a one-slice plan, measured).
 	$(PY) -m compileall -q gkecap components policies

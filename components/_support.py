@@ -8,9 +8,14 @@
   every number of a Construct request, nested ones included (the provider in `__main__` calls it once).
 * `raise_invalid(subject, issues)`: the pure layers' issues as `pulumi.InputPropertiesError` with one
   (property path, reason) per issue, as pulumi-eks reports bad inputs; raised before anything is registered.
+* `arguments(subject, args, shape)`: a component's arguments with every key in its snake_case name (camelCase
+  accepted at every level, as the component package's schema names them), refusing unknown keys.
 """
 
-from typing import Iterable, Mapping, NoReturn, TypeVar
+import difflib
+import types
+import typing
+from typing import Any, Iterable, Mapping, NoReturn, TypeVar, get_args, get_origin, is_typeddict
 
 import pulumi
 from pulumi.errors import InputPropertyErrorDetails
@@ -56,3 +61,74 @@ def raise_invalid(subject: str, issues: Iterable[Issue], renamed: Mapping[str, s
     error = pulumi.InputPropertiesError(f"{subject} has invalid inputs:\n{lines}", details)
     error.subject = subject  # type: ignore[attr-defined]  # what rejected the inputs, for the CLI's lines
     raise error
+
+
+def snake(name: str) -> str:
+    """`maxRunDurationSeconds` -> `max_run_duration_seconds`: an argument as Python names it."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def arguments(subject: str, args: Any, shape: type) -> dict[str, Any]:
+    """`args` with every key of the TypedDict `shape` (and of the TypedDicts nested in it) in its snake_case name.
+
+    Each key may be given in snake_case (`max_nodes`, as Python programs write it) or camelCase (`maxNodes`, as the
+    schema and the environment file name it). An unknown key, or one given in both spellings, is an error naming
+    the key and the closest known one: a misspelled argument must not pass silently. Every problem is collected
+    and raised at once as `pulumi.InputPropertiesError`; dicts typed `dict[...]`/`Any` and Outputs pass as given."""
+    result, issues = argument_issues(args, shape)
+    if issues:
+        raise_invalid(subject, issues)
+    return result
+
+
+def argument_issues(args: Any, shape: type) -> tuple[dict[str, Any], list[Issue]]:
+    """As `arguments`, returning the issues for the caller to raise with its own (every problem at once)."""
+    issues: list[Issue] = []
+    result = _keys(args if args is not None else {}, shape, "", issues)
+    return (result if isinstance(result, dict) else {}), issues
+
+
+def _keys(value: Any, shape: type, path: str, issues: list[Issue]) -> Any:
+    if not isinstance(value, Mapping):
+        return value  # an Output, or a wrong type for the component's own checks
+    hints = dict(shape.__annotations__)  # as written: pulumi.Input holds a forward reference to Output
+    result: dict[str, Any] = {}
+    given: dict[str, str] = {}
+    for key, item in value.items():
+        name = snake(key) if isinstance(key, str) else key
+        here = f"{path}{key}"
+        if name not in hints:
+            known = sorted(hints)
+            spelled = known if "_" in str(key) or str(key).islower() else [camel(k) for k in known]
+            hint = difflib.get_close_matches(str(key), spelled, n=1)
+            did_you_mean = f"did you mean {hint[0]}? " if hint else ""
+            issues.append(Issue(here, f"unknown argument; {did_you_mean}allowed: {', '.join(spelled)}"))
+            continue
+        if name in given:
+            issues.append(Issue(here, f"given twice, as {given[name]} and {key}; give it once"))
+            continue
+        given[name] = key
+        result[name] = _nested(item, hints[name], here, issues)
+    return result
+
+
+def _nested(value: Any, annotation: Any, path: str, issues: list[Issue]) -> Any:
+    """`value` with the keys of any TypedDict its annotation names normalized (lists of them too)."""
+    for candidate in _alternatives(annotation):
+        if is_typeddict(candidate) and isinstance(value, Mapping):
+            return _keys(value, candidate, f"{path}.", issues)
+        if get_origin(candidate) is list and isinstance(value, list):
+            [element] = get_args(candidate) or [Any]
+            if any(is_typeddict(c) for c in _alternatives(element)):
+                return [_nested(item, element, f"{path}[{index}]", issues) for index, item in enumerate(value)]
+    return value
+
+
+def _alternatives(annotation: Any) -> list[Any]:
+    """The types an annotation allows, unwrapped from NotRequired/Required/Annotated/Optional/Union/Input."""
+    origin = get_origin(annotation)
+    if origin in (typing.NotRequired, typing.Required, typing.Annotated):
+        return _alternatives(get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return [t for arg in get_args(annotation) for t in _alternatives(arg)]
+    return [annotation]

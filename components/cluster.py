@@ -16,7 +16,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from gkecap.components._support import raise_invalid, whole
+from gkecap.components._support import argument_issues, raise_invalid, whole
 from gkecap.components.gke import CLOUD_PLATFORM_SCOPE, TPU_FLEX_MIN_VERSION, WORKLOAD_METADATA_MODE, gke_version_key
 from gkecap.components.gke.cluster import (
     DEFAULT_RELEASE_CHANNEL,
@@ -91,10 +91,11 @@ class GkeCluster(pulumi.ComponentResource):
     """Kubeconfig for the Kubernetes provider (authenticates with gke-gcloud-auth-plugin)."""
 
     def __init__(self, name: str, args: GkeClusterArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, GkeClusterArgs)  # type: ignore[assignment]
         cluster_name = args.get("cluster_name") or name
         create = bool(args.get("create", False))
         # Check everything before registering anything: bad input leaves nothing half-made.
-        issues = check_cluster_request(cluster_request_from_args(cluster_name, args))
+        issues = key_issues + check_cluster_request(cluster_request_from_args(cluster_name, args))
         if issues:
             raise_invalid(f"GkeCluster {name!r}", issues, {"name": "clusterName"})
         super().__init__("gkecap:index:GkeCluster", name, None, opts)

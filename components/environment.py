@@ -27,8 +27,9 @@ import pulumi_kubernetes as k8s
 
 from gkecap.components.cluster import GkeCluster
 from gkecap.components._schema_types import PoolExport, QueueExport
-from gkecap.components._support import known, raise_invalid
+from gkecap.components._support import arguments, known, raise_invalid
 from gkecap.components.kubernetes_objects.jobset_chart import jobset_integration_on
+from gkecap.components.kubernetes_objects.kueue_chart import wait_for_pods_ready_on
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
 from gkecap.components.model import CapacityModel, PoolPlan, derive
@@ -147,7 +148,7 @@ class Environment(pulumi.ComponentResource):
                 "fair_sharing": kueue.fair_sharing,
                 "topology_aware_scheduling": kueue.topology_aware_scheduling,
                 # Calendar capacity exists only in its window: requeue work whose pods wait (docs/design.md).
-                "wait_for_pods_ready": any(p.capacity == "calendar" for p in spec.node_pools),
+                "wait_for_pods_ready": wait_for_pods_ready_on(p.capacity for p in spec.node_pools),
                 "install_jobset": kueue.job_set and jobset_integration_on(),
             }
             resources = kueue.manager_resources
@@ -224,6 +225,7 @@ class Environment(pulumi.ComponentResource):
 
 
 def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
+    args = arguments("Environment", args, EnvironmentArgs)  # type: ignore[assignment]
     environment = args.get("environment")
     if isinstance(environment, EnvironmentSpec):
         return environment

@@ -26,7 +26,7 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     chart_values,
     chart_version,
 )
-from gkecap.components._support import known, raise_invalid
+from gkecap.components._support import argument_issues, known, raise_invalid
 from gkecap.components.issues import Issue
 from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.kubernetes_objects.build import object_key
@@ -73,9 +73,10 @@ class KueueInstall(pulumi.ComponentResource):
     """ClusterRole that lets a subject submit jobs to LocalQueues (bind it in a namespace)."""
 
     def __init__(self, name: str, args: KueueInstallArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, KueueInstallArgs)  # type: ignore[assignment]
         release = args.get("version") or DEFAULT_KUEUE_VERSION
         # Pure checks first: a bad version or quantity raises before anything is registered.
-        issues = check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
+        issues = key_issues + check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
         if issues:
             raise_invalid(f"KueueInstall {name!r}", issues, {"managerResources.cpu": "managerCpu", "managerResources.memory": "managerMemory"})
         values = chart_values(
@@ -139,7 +140,8 @@ class KueueObjectsArgs(TypedDict):
 
     objects: list[dict[str, Any]]
     """Kubernetes objects as plain dicts ({apiVersion, kind, metadata, spec...}), in apply order, e.g.
-    `gkecap.components.kubernetes_objects.build.kueue_objects(model)`: Kueue kinds, Namespaces and RoleBindings."""
+    `gkecap.components.kubernetes_objects.build.kueue_objects(model)`: Kueue kinds, Namespaces, RBAC, ResourceQuotas
+    and the admission policies."""
 
 
 class KueueResource(pulumi.CustomResource):
@@ -160,8 +162,9 @@ class KueueObjects(pulumi.ComponentResource):
     """`Kind/name` (`Kind/namespace/name` for namespaced objects) of every object, in apply order."""
 
     def __init__(self, name: str, args: KueueObjectsArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, KueueObjectsArgs)  # type: ignore[assignment]
         objects = [dict(o) for o in args.get("objects") or []]
-        issues = [
+        issues = key_issues + [
             Issue(f"objects[{index}]", "needs apiVersion, kind and metadata.name")
             for index, obj in enumerate(objects)
             if not {"apiVersion", "kind", "metadata"} <= obj.keys() or "name" not in (obj.get("metadata") or {})
@@ -206,6 +209,24 @@ class KueueObjects(pulumi.ComponentResource):
                 ],
                 opts=opts,
             )
+        if obj["kind"] == "ResourceQuota" and obj["apiVersion"] == "v1":
+            return k8s.core.v1.ResourceQuota(
+                resource_name, metadata=metadata, spec=k8s.core.v1.ResourceQuotaSpecArgs(hard=obj["spec"]["hard"]),
+                opts=opts,
+            )
+        if obj["kind"] == "ClusterRole" and obj["apiVersion"] == "rbac.authorization.k8s.io/v1":
+            return k8s.rbac.v1.ClusterRole(
+                resource_name,
+                metadata=metadata,
+                rules=[
+                    k8s.rbac.v1.PolicyRuleArgs(api_groups=r.get("apiGroups"), resources=r.get("resources"),
+                                               verbs=r["verbs"])
+                    for r in obj.get("rules") or []
+                ],
+                opts=opts,
+            )
         if namespace is not ns:
             obj = {**obj, "metadata": {**meta, "namespace": namespace}}
+        # Kueue kinds and the admission policies: `kubernetes:<group>/<version>:<Kind>`, the token
+        # pulumi-kubernetes registers them under too.
         return KueueResource(resource_name, obj, opts)

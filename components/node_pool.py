@@ -14,7 +14,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from gkecap.components._support import camel, known, raise_invalid, whole
+from gkecap.components._support import argument_issues, camel, known, raise_invalid, whole
 from gkecap.components.gke import (
     AUTOSCALER_OWNED_FIELDS,
     CLOUD_PLATFORM_SCOPE,
@@ -143,7 +143,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: AcceleratorNodePoolArgs, opts: Optional[pulumi.ResourceOptions] = None):
         # Check everything before registering anything: bad input leaves nothing half-made.
+        args, key_issues = argument_issues(args, AcceleratorNodePoolArgs)  # type: ignore[assignment]
         request, issues = pool_request_from_args(name, args)
+        issues = key_issues + issues
         sa = args.get("service_account")
         if not isinstance(sa, pulumi.Output):
             issues += service_account_issues("serviceAccount", sa)

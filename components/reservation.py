@@ -16,7 +16,7 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_gcp as gcp
 
-from gkecap.components._support import camel, raise_invalid, whole
+from gkecap.components._support import argument_issues, camel, raise_invalid, whole
 from gkecap.components.gke.calendar_window import ended_notice, utc_text
 from gkecap.components.gke.reservation_request import (
     DEFAULT_TPU_WORKLOAD_TYPE,
@@ -77,6 +77,7 @@ class CalendarReservation(pulumi.ComponentResource):
     """GPU VMs or TPU chips reserved."""
 
     def __init__(self, name: str, args: CalendarReservationArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, CalendarReservationArgs)  # type: ignore[assignment]
         args = {**args, **{k: whole(args[k]) for k in ("count", "days") if k in args}}  # type: ignore[assignment]
         machine_type = args.get("machine_type")
         submit = bool(args.get("submit", False))
@@ -98,6 +99,7 @@ class CalendarReservation(pulumi.ComponentResource):
             checked = check_reservation_request(request, now)
             problems = checked.issues
         # Check everything before registering anything: bad input leaves nothing half-made.
+        problems = key_issues + problems
         if problems:
             raise_invalid(f"CalendarReservation {name!r}", problems)
         assert checked is not None and checked.start is not None and checked.end is not None

@@ -16,7 +16,7 @@ import pulumi
 import pulumi_gcp as gcp
 from pydantic import ValidationError
 
-from gkecap.components._support import known, raise_invalid
+from gkecap.components._support import argument_issues, known, raise_invalid
 from gkecap.components.catalog.vertex import VERTEX_SERVICE
 from gkecap.components.issues import Issue, format_path
 from gkecap.components.model.vertex import VertexProfilePlan, VertexQuotaPlan, vertex_profiles, vertex_quotas
@@ -47,6 +47,9 @@ class VertexTrainingQuota(pulumi.ComponentResource):
     """Region of the profiles' training jobs."""
 
     def __init__(self, name: str, args: VertexTrainingQuotaArgs, opts: Optional[pulumi.ResourceOptions] = None):
+        args, key_issues = argument_issues(args, VertexTrainingQuotaArgs)  # type: ignore[assignment]
+        if key_issues:
+            raise_invalid(f"VertexTrainingQuota {name!r}", key_issues)
         spec = _vertex_spec(args.get("vertex"))
         region = (spec.region or args.get("region")) if spec is not None else None
         issues = vertex_issues(spec, teams=None) if spec is not None else []

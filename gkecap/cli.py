@@ -8,8 +8,12 @@ never pay for the Pulumi SDKs, gRPC or the policy pack that `gkecap plan` needs.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
+import json
+import os
+import sys
 from importlib import metadata
 from typing import Any, NamedTuple
 
@@ -73,12 +77,52 @@ class LazyCommandGroup(TyperGroup):
             self.commands[cmd_name] = typer.main.get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
         return self.commands[cmd_name]
 
+    def invoke(self, ctx: Any) -> Any:
+        args = list(ctx.args)  # the command's arguments (the group's invoke hands them on and clears them)
+        try:
+            return super().invoke(ctx)
+        except typer.TyperException as exc:  # a usage error (an unknown option, a bad value): typer prints it
+            if hasattr(exc, "format_message") and (document := _usage_error_document(exc, args)):
+                sys.stdout.write(document)
+            raise
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
         try:
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+
+def requested_format(args: list[str]) -> str | None:
+    """The value of `--format` among a command line's arguments (`--format json` or `--format=json`)."""
+    found = None
+    for i, arg in enumerate(args):
+        if arg == "--format" and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith("--format="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def _usage_error_document(exc: Any, args: list[str]) -> str | None:
+    """Under `--format json` (or sarif), stdout holds one document also for a usage error: the invalid-input
+    document with the error as its diagnostic, at the option it names."""
+    output = requested_format(args)
+    if output not in ("json", "sarif"):
+        return None
+    from gkecap.ci.diagnostics import ConfigDiagnostic
+
+    param = getattr(exc, "param", None)
+    option = max(getattr(param, "opts", None) or [""], key=len)
+    diagnostics = [ConfigDiagnostic("error", exc.format_message(), path=option)]
+    if output == "sarif":
+        from gkecap.ci.sarif import sarif_log
+
+        return json.dumps(sarif_log(None, diagnostics), indent=2) + "\n"
+    from gkecap.ci.documents import invalid_input_document
+
+    return json.dumps(invalid_input_document(diagnostics), indent=2) + "\n"
 
 
 def _version(value: bool) -> None:
@@ -110,6 +154,21 @@ def build_app() -> typer.Typer:
 app = build_app()
 
 
+EXIT_OUTPUT_FAILED = 2
+
+
+def _output_failed(exc: OSError) -> int:
+    """stdout could not be written: say so on stderr once, without a traceback, and make sure the interpreter's
+    own flush at exit does not fail again (it would print "Exception ignored")."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    return EXIT_OUTPUT_FAILED
+
+
 def main() -> None:
     # Every way out stops the policy pack (gkecap.shutdown): SIGTERM/SIGHUP/SIGINT become `Terminated`.
     shutdown.install_signal_handlers()
@@ -119,6 +178,8 @@ def main() -> None:
         shutdown.stop_children()
         typer.echo(f"error: {exc}; the run was abandoned", err=True)
         raise SystemExit(exc.exit_code) from None
+    except OSError as exc:  # the commands handle their files' errors: this is stdout failing (a full disk, EIO)
+        raise SystemExit(_output_failed(exc)) from None
     finally:
         shutdown.stop_children()
         # The interpreter's last collections would traverse every object a large plan left (0.9 s of a 300-team

@@ -29,7 +29,7 @@ from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.program import Program, ProgramError, find_program
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.engine.run import LogEntry, ProgramFailed, run_program
-from gkecap.engine.stack_config import StackConfig, StackConfigError, load_stack_config
+from gkecap.engine.stack_config import StackConfig, StackConfigError, config_file_exists, load_stack_config
 from gkecap.engine.stack_names import name_problem
 from gkecap.engine.state_import import StateError, load_state
 from gkecap.policy_pack.analysis import StreamingAnalysis
@@ -117,6 +117,12 @@ def pack_client(policy_pack: Path | None, in_process: bool) -> type[PolicyPackPr
         return PolicyPackProcess
     if policy_pack is not None and policy_pack.resolve() != default_policy_pack():
         raise PlanError([f"--pack-in-process runs only the bundled gke-capacity pack, not --policy-pack {policy_pack}"])
+    from gkecap.policies.stack_servicer import servicer_class
+
+    if servicer_class() is None:
+        # Serving the pack in process builds pulumi_policy's private servicer (gkecap.compat.policy_servicer); where
+        # its internals are not the tested ones, the pack runs as its own process: the same findings.
+        return PolicyPackProcess
     from gkecap.policy_pack.in_process import InProcessPack
 
     return InProcessPack
@@ -147,7 +153,7 @@ def _resolve_program(program_dir: Path | None, config_file: Path | None, stack: 
         raise PlanError([str(exc)]) from None
     if config_file is not None:
         config_file = config_file if config_file.is_absolute() else cwd / config_file
-        if not config_file.is_file():
+        if not config_file_exists(config_file):  # a pipe of process substitution (`<(...)`) is a file to read
             raise PlanError([f"--config: {config_file}: file not found"])
         return program, stack or _stack_name_of(config_file), config_file
     if stack is not None:
@@ -406,7 +412,9 @@ def error_problems(exc: BaseException, prefix: str = "") -> list[str]:
     if issues is not None:
         return _issue_lines(issues, prefix)
     lines = [line for line in str(exc).splitlines() if line.strip()] or [""]
-    if not isinstance(exc, ValueError):
+    if isinstance(exc, OverflowError):  # the SDK turns every number into a protobuf double (Struct's number_value)
+        lines = [f"a number beyond a double ({exc}): Pulumi sends every number as a 64-bit float; a policy would never see it"]
+    elif not isinstance(exc, ValueError):
         lines[0] = f"{type(exc).__name__}: {lines[0]}".rstrip(": ")
     return [f"{prefix}: {line}" if prefix else line for line in lines]
 

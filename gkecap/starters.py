@@ -6,14 +6,19 @@
   `vertex/<profile>.yaml`: its job spec as `gcloud ai custom-jobs create --config` reads it.
 
 Everything is built before anything is written; files are written through the caller's writer (the report's
-atomic replace), and files of ours from an earlier plan that are no longer generated are removed.
+atomic replace). `.gkecap-written.json` in the output directory lists what a plan wrote there, with a digest of
+each file: the next plan removes a file of that list it no longer generates, only while it still holds what was
+written, and never anything else (a team's own `workloads/prod/train.yaml` beside the starters stays).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+from gkecap.atomic_files import OutsideOutputError, contained, make_directory
 
 from gkecap.components.kubernetes_objects.workloads import starter_workloads
 from gkecap.components.model import CapacityModel, VertexProfilePlan
@@ -62,20 +67,68 @@ def vertex_files(model: CapacityModel) -> dict[str, str]:
     return files
 
 
+WRITTEN_LIST = ".gkecap-written.json"  # what the last plan wrote under workloads/ and vertex/, with digests
+
+
 def write_starters(model: CapacityModel, out_dir: Path, stack: str, write: Callable[[Path, str], Path]) -> dict[str, Path]:
-    """Write workloads/ and vertex/ under `out_dir` with `write(path, text)`; {directory name: path} written."""
+    """Write workloads/ and vertex/ under `out_dir` with `write(path, text)`; {directory name: path} written.
+    Files an earlier plan wrote that this one does not are removed (`remove_stale_starters`)."""
     files = {**workload_files(model, stack), **vertex_files(model)}
+    for directory in (WORKLOADS_DIR, VERTEX_DIR):  # a directory linked out of out_dir is refused before anything
+        contained(out_dir, out_dir / directory)
+    remove_stale_starters(out_dir, keep=set(files))
     written: dict[str, Path] = {}
-    for directory in (WORKLOADS_DIR, VERTEX_DIR):
-        base = out_dir / directory
-        ours = {out_dir / path for path in files if path.startswith(directory + "/")}
-        for stale in list(base.rglob("*.yaml")) + list(base.rglob("*.json")) if base.is_dir() else []:
-            if stale not in ours:
-                stale.unlink()
-        if ours:
-            written[directory] = base
     for path, text in files.items():
         target = out_dir / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_directory(out_dir, target.parent)
         write(target, text)
-    return written
+        written[path.split("/", 1)[0]] = out_dir / path.split("/", 1)[0]
+    write(out_dir / WRITTEN_LIST, json.dumps({"files": {path: _digest(text) for path, text in sorted(files.items())}}, indent=1) + "\n")
+    return {d: written[d] for d in (WORKLOADS_DIR, VERTEX_DIR) if d in written}
+
+
+def remove_stale_starters(out_dir: Path, keep: set[str] = frozenset()) -> list[Path]:  # type: ignore[assignment]
+    """Remove the files the last plan recorded in `WRITTEN_LIST` that are not in `keep`, each only if it is
+    still the regular file that plan wrote (same digest) and no link leads it out of `out_dir`; the removed."""
+    removed = []
+    for relative, digest in _written_before(out_dir).items():
+        if relative in keep:
+            continue
+        path = out_dir / relative
+        try:
+            contained(out_dir, path)
+            if path.is_symlink() or not path.is_file() or _digest_of(path) != digest:
+                continue  # replaced or edited since: the user's now
+            path.unlink()
+            removed.append(path)
+        except (OutsideOutputError, OSError):
+            continue  # never fail a plan over a file it would only have tidied
+    return removed
+
+
+def _written_before(out_dir: Path) -> dict[str, str]:
+    """{relative path: digest} of the last plan's list; only plain relative paths under workloads/ or vertex/."""
+    path = out_dir / WRITTEN_LIST
+    try:
+        contained(out_dir, path)
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = document.get("files") if isinstance(document, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    valid = {}
+    for relative, digest in files.items():
+        parts = PurePosixPath(relative).parts if isinstance(relative, str) else ()
+        if (len(parts) >= 2 and parts[0] in (WORKLOADS_DIR, VERTEX_DIR) and not PurePosixPath(relative).is_absolute()
+                and ".." not in parts and "\\" not in relative and isinstance(digest, str)):
+            valid[relative] = digest
+    return valid
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _digest_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

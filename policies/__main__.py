@@ -11,8 +11,8 @@ from __future__ import annotations
 import gc
 
 from pulumi_policy import PolicyPack
-from pulumi_policy import policy as pulumi_policy_internals
 
+from gkecap.compat import policy_servicer
 from gkecap.policies import pack_definition
 from gkecap.policies.collector import THRESHOLDS
 from gkecap.policies.stack_servicer import servicer_class
@@ -20,7 +20,7 @@ from gkecap.policies.stack_servicer import servicer_class
 # PolicyPack serves an instance of this class: pulumi_policy's servicer, or its subclass whose AnalyzeStack reads
 # the stack once, straight from the request (stack_servicer.py: same findings, a fraction of the memory).
 if (servicer := servicer_class()) is not None:
-    pulumi_policy_internals._PolicyAnalyzerServicer = servicer
+    policy_servicer.serve(servicer)
 
 # The pack's modules stay loaded for its life: out of the collector's way; and fewer collections (collector.py).
 gc.freeze()

@@ -40,7 +40,7 @@ from pulumi_policy import (
     StackValidationArgs,
     StackValidationPolicy,
 )
-from pulumi_policy.deserialize import SPECIAL_SIG_KEY, _deserialize_property
+from pulumi_policy.deserialize import SPECIAL_SIG_KEY, deserialize_properties
 from pulumi_policy.proxy import (
     UNKNOWN_ARCHIVE_VALUE,
     UNKNOWN_ARRAY_VALUE,
@@ -50,9 +50,9 @@ from pulumi_policy.proxy import (
     UNKNOWN_OBJECT_VALUE,
     UNKNOWN_STRING_VALUE,
     UnknownValueError,
-    _DictProxy,
-    _ListProxy,
 )
+
+from gkecap.compat import policy_proxies
 
 from gkecap.policies.resource_view import UNKNOWN, ProviderView, ResourceOptions, ResourceView
 
@@ -246,7 +246,9 @@ def plain_struct(struct: Any) -> tuple[dict, list[str] | None]:
 def _plain_fields(struct: Any, seen: list[bool]) -> Any:
     fields = struct.fields
     if SPECIAL_SIG_KEY in fields:  # a secret, asset or archive: rare, so pulumi_policy's own decoding
-        return _plain(_deserialize_property(json_format.MessageToDict(struct)), lambda: seen.append(True))
+        # deserialize_properties decodes each value of a map: this one, under a key of its own.
+        decoded = deserialize_properties({"value": json_format.MessageToDict(struct)})["value"]
+        return _plain(decoded, lambda: seen.append(True))
     return {_intern(k): _plain_value(v, seen) for k, v in fields.items()}
 
 
@@ -368,18 +370,21 @@ def _plain_props(props: Any) -> tuple[dict, list[str] | None]:
     return plain, (_unknown_path(plain, []) if seen else None)
 
 
+_PROXIES = frozenset(policy_proxies.proxy_types())
+
+
 def _plain(value: Any, on_unknown: Callable[[], None]) -> Any:
     # Runs for every property of every resource each stack policy sees: exact type checks first.
-    # The proxies hand out their wrapped container under the "__target" key (pulumi_policy/proxy.py);
-    # reading through them would raise on the first unknown instead of letting the rule decide.
+    # A proxy's wrapped container (gkecap.compat.policy_proxies): reading through it would raise on the first
+    # unknown instead of letting the rule decide.
     kind = type(value)
     if kind is str:
         if value in _UNKNOWNS:
             on_unknown()
             return UNKNOWN
         return value
-    if kind is _DictProxy or kind is _ListProxy:
-        value = value["__target"]
+    if kind in _PROXIES:
+        value = policy_proxies.contents(value)
         kind = type(value)
     if kind is dict or isinstance(value, Mapping):
         return {k: _plain(v, on_unknown) for k, v in value.items()}

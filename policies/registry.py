@@ -50,6 +50,15 @@ from gkecap.policies.rules.team_isolation import (
     check_team_isolation,
 )
 from gkecap.policies.rules.node_pool_ranges import check_node_pool_ranges
+from gkecap.policies.rules.placement import check_compact_placement_zone
+from gkecap.policies.rules.quota_enforcement import (
+    PRIORITY_ALLOWANCE_SCHEMA,
+    check_cluster_queue_reachable,
+    check_enforcement_layers,
+    check_priority_allowance,
+    check_quota_bypass,
+    is_enforcement_token,
+)
 from gkecap.policies.rules.local_queues import check_local_queue_admitted, is_namespace_token
 from gkecap.policies.rules.vertex import VERTEX_TYPES, check_vertex_flex_start, check_vertex_quota_covers
 from gkecap.policies.rules.tpu_slices import RESOURCE_POLICY_TYPE, check_tpu_slice_topology, check_tpu_workload_policies
@@ -90,6 +99,14 @@ ALL_POLICIES += [
         "GPU node pools: accelerator type and count match the machine type, the MIG partition size exists for "
         "that GPU, and time-sharing/MPS settings are complete and sane.",
         check_gpu_accelerator,
+        types=NODE_POOL_TYPES,
+        enforcement_level="mandatory",
+    ),
+    resource_policy(
+        "compact-placement-zone",
+        "GPU and CPU node pools with COMPACT placement live in one zone (a compact placement policy places VMs "
+        "close together within a zone; GKE refuses it across zones).",
+        check_compact_placement_zone,
         types=NODE_POOL_TYPES,
         enforcement_level="mandatory",
     ),
@@ -217,6 +234,39 @@ ALL_POLICIES += [
         check_local_queue_admitted,
         types=lambda token: is_kueue_token(token) or is_namespace_token(token),
         enforcement_level="advisory",
+    ),
+    stack_policy(
+        "team-quota-bypass",
+        "A team namespace (one with a LocalQueue) where neither Kueue's management of jobs without a queue name nor a "
+        "denying admission policy requiring kueue.x-k8s.io/queue-name keeps accelerator work in the team's quota.",
+        check_quota_bypass,
+        types=is_enforcement_token,
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "team-quota-layers",
+        "A team namespace has both layers that keep work queued: Kueue manages its jobs without a queue name, and an "
+        "admission policy requires the queue label.",
+        check_enforcement_layers,
+        types=is_enforcement_token,
+        enforcement_level="advisory",
+    ),
+    stack_policy(
+        "cluster-queue-reachable",
+        "A ClusterQueue's namespaceSelector admits no namespace of another team (whose LocalQueues feed another "
+        "queue, or that carries another team's label).",
+        check_cluster_queue_reachable,
+        types=is_enforcement_token,
+        enforcement_level="mandatory",
+    ),
+    stack_policy(
+        "team-priority-allowance",
+        "A team namespace cannot use a WorkloadPriorityClass above its team's allowance (config priorityAllowance; "
+        "default: every class below the highest).",
+        check_priority_allowance,
+        types=is_enforcement_token,
+        enforcement_level="mandatory",
+        config=PRIORITY_ALLOWANCE_SCHEMA,
     ),
     stack_policy(
         "quota-capacity",

@@ -15,10 +15,12 @@ and grows with rules x resources. `pack_policies(rules)` serves the same rules w
   stack rule. Each finding is reported under its own rule's name, at that rule's configured level, through
   pulumi_policy's own violation reporter (`_create_report_violation` of the servicer that called the runner).
 
-That reporter is pulumi_policy internals. `retargeting_supported()` checks that they are as expected
-(pulumi_policy 1.x: the reporter closes over `self` and `response`); when they are not, or when the
-environment sets `GKECAP_PACK_RULES_SEPARATELY=1` (to compare or measure), the pack registers every rule as
-its own policy, as it did before (slower, same findings: tests/policies/test_rule_runner.py).
+That reporter is pulumi_policy internals, reached only through `gkecap.compat.policy_servicer`.
+`retargeting_supported()` says whether they are as expected (the tested pulumi_policy release; the reporter closes
+over `self` and `response`); when they are not, or when the environment sets `GKECAP_PACK_RULES_SEPARATELY=1` (to
+compare or measure), the pack registers every rule as its own policy, as it did before (slower, same findings:
+tests/policies/test_rule_runner.py). The runners run whatever level `all` gives them (`stack_servicer`): they only
+carry the rules, which keep their own levels.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
+from gkecap.compat import policy_servicer as compat
 from gkecap.policies import adapter
 from gkecap.policies.resource_view import ResourceView
 
@@ -82,40 +85,30 @@ class _Reporter:
 
     @classmethod
     def of(cls, report_violation: ReportViolation) -> _Reporter:
-        code = report_violation.__code__  # type: ignore[attr-defined]
-        cells = dict(zip(code.co_freevars, (c.cell_contents for c in report_violation.__closure__ or ())))  # type: ignore[attr-defined]
-        return cls(cells["self"], cells["response"])
+        return cls(*compat.reporter_target(report_violation))
 
     def level(self, declaration: PolicyDeclaration) -> EnforcementLevel:
-        level = self.servicer._get_enforcement_level(declaration)
+        level = compat.enforcement_level(self.servicer, declaration)
         # As pulumi_policy: a violation of a remediation policy that validation still finds is mandatory.
         return EnforcementLevel.MANDATORY if level == EnforcementLevel.REMEDIATE else level
 
     def config(self, declaration: PolicyDeclaration) -> dict:
-        return adapter.config_with_defaults(self.servicer._get_policy_config(declaration.name), declaration.rule.defaults)
+        return adapter.config_with_defaults(compat.policy_config(self.servicer, declaration.name), declaration.rule.defaults)
 
     def reporter(self, declaration: PolicyDeclaration, level: EnforcementLevel) -> ReportViolation:
-        return self.servicer._create_report_violation(self.response, declaration.name, declaration.description, level, declaration.severity)
+        return compat.create_reporter(self.servicer, self.response, declaration.name, declaration.description, level,
+                                      declaration.severity)
 
     def cannot_run(self, declaration: PolicyDeclaration, error: UnknownValueError) -> None:
         # pulumi_policy's answer when a policy touches a value unknown during preview: advisory, no URN.
-        pack = getattr(self.servicer, "_PolicyAnalyzerServicer__policy_pack_name", "")
-        version = getattr(self.servicer, "_PolicyAnalyzerServicer__policy_pack_version", "")
+        pack, version = compat.pack_identity(self.servicer)
         message = f"can't run policy '{declaration.name}' from policy pack '{pack}@v{version}' during preview: {error.message}"
         self.reporter(declaration, EnforcementLevel.ADVISORY)(message, None)
 
 
 def retargeting_supported() -> bool:
-    """pulumi_policy's violation reporter is the closure the runners read (see the module docstring)."""
-    try:
-        from pulumi_policy import policy as internals
-
-        servicer = internals._PolicyAnalyzerServicer
-        reporter_code = next(c for c in servicer._create_report_violation.__code__.co_consts if hasattr(c, "co_freevars"))
-    except (ImportError, AttributeError, StopIteration):
-        return False
-    wanted = ("_get_enforcement_level", "_get_policy_config", "_create_report_violation")
-    return {"self", "response"} <= set(reporter_code.co_freevars) and all(hasattr(servicer, name) for name in wanted)
+    """pulumi_policy's servicer and violation reporter are as the runners use them (see the module docstring)."""
+    return compat.supported()
 
 
 def pack_policies(policies: Sequence[Policy]) -> list[Policy]:

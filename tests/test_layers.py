@@ -50,10 +50,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     "policies.resource_view": frozenset(),
     # Rule functions: pure, checked against the pure layers of gkecap.components, over resource views.
     "policies.rules": frozenset(PURE) | {"policies.resource_view"},
+    # Every use of a private name of pulumi, pulumi_policy or grpc (issue 28): imports no other part of gkecap, so
+    # the pack process can load it beside the rules.
+    "compat": frozenset(),
     # The pack (adapter, registry, __main__): pulumi_policy around the rules; no Pulumi components.
-    "policies": frozenset(PURE) | {"policies.rules", "policies.resource_view"},
+    "policies": frozenset(PURE) | {"policies.rules", "policies.resource_view", "compat"},
     # The CLI and the offline engine may use anything.
-    "gkecap": frozenset(PURE) | {"components", "policies.rules", "policies.resource_view", "policies"},
+    "gkecap": frozenset(PURE) | {"components", "policies.rules", "policies.resource_view", "policies", "compat"},
 }
 
 
@@ -64,6 +67,8 @@ def layer_of(module: str) -> str:
         if len(parts) > 2 and _is_subpackage("gkecap.components", parts[2]):
             return parts[2]
         return "components"
+    if parts[:2] == ["gkecap", "compat"]:
+        return "compat"
     if parts[:2] == ["gkecap", "policies"]:
         if parts[2:3] in (["rules"], ["resource_view"]):
             return f"policies.{parts[2]}"

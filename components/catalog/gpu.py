@@ -37,6 +37,7 @@ class GpuMachine:
     flex_start_compact_placement: bool  # ... also together with flex-start
     arch: str = "amd64"
     nvlink_topology: str | None = None  # xpk's GPU "topology" (A4X NVL72 domain)
+    topology_labels: bool = False  # its VMs get Compute Engine block/sub-block/host topology (GKE's TAS labels)
     gpu_fraction: float = 1.0  # share of one physical GPU per VM when gpus_per_vm == 1 (G4 vGPU slices)
     source: str = ""
 
@@ -61,6 +62,7 @@ class GpuMachine:
             "flexStartCompactPlacement": self.flex_start_compact_placement,
             "arch": self.arch,
             "nvlinkTopology": self.nvlink_topology,
+            "topologyLabels": self.topology_labels,
             "gpuFraction": self.gpu_fraction,
         }
 
@@ -72,6 +74,13 @@ _COMPACT_FAMILIES = frozenset({"a2", "a3", "a4", "g2"})
 # Compact placement together with flex-start only for these machine series (TPUs always); h4d is a CPU (HPC)
 # series, listed for checks of any node pool. FACTS B.2 [S9 gke-node-pool main.tf L148-166]
 FLEX_START_COMPACT_PREFIXES = ("a3-ultragpu-", "a4-", "h4d-")
+# Compute Engine knows the block, sub-block and host of these GPU VMs (and of any VM under a compact placement
+# policy or a HIGH_THROUGHPUT workload policy); GKE turns that into the cloud.google.com/gce-topology-* node labels
+# topology-aware scheduling needs. "View Compute Engine instance topology", Limitations:
+# https://cloud.google.com/compute/docs/instances/view-instance-topology (A4X Max, A4X, A4, A3 Ultra, A3 Mega,
+# A3 High with 8 GPUs, A3 Edge; H4D is a CPU series). docs/sources.md "Topology labels".
+_TOPOLOGY_LABEL_SERIES = frozenset({"A4X Max", "A4X", "A4", "A3 Ultra", "A3 Mega", "A3 Edge"})
+_TOPOLOGY_LABEL_MACHINE_TYPES = frozenset({"a3-highgpu-8g"})  # A3 High: the 8-GPU type only
 
 
 def _machine(
@@ -107,6 +116,7 @@ def _machine(
         flex_start_compact_placement=machine_type.startswith(FLEX_START_COMPACT_PREFIXES),
         arch=arch,
         nvlink_topology=nvlink_topology,
+        topology_labels=series in _TOPOLOGY_LABEL_SERIES or machine_type in _TOPOLOGY_LABEL_MACHINE_TYPES,
         gpu_fraction=gpu_fraction,
         source=source,
     )

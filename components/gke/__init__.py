@@ -34,11 +34,13 @@ from gkecap.components.gke.pool_request import (
     MIN_NODES_CAPACITIES,
     OVERCOMMIT_WARNS,
     RESERVATION_CAPACITIES,
+    TAS_CAPACITY_MODELS,
     GpuSharing,
     PoolRequest,
     ReservationTarget,
     node_pool_names,
     reservation_value,
+    topology_aware_refusal,
 )
 from gkecap.components.gke.pool_settings import (
     AUTOSCALER_OWNED_FIELDS,
@@ -72,4 +74,5 @@ __all__ = [
     "check_pool_request", "gke_version_key", "is_default_compute_service_account", "is_region", "is_zone",
     "node_labels", "node_pool_names", "node_pool_settings", "node_selector", "node_taints", "parse_gke_version",
     "region_of", "reservation_value", "service_account_issues", "slice_of", "tolerations", "zone_region",
+    "TAS_CAPACITY_MODELS", "topology_aware_refusal",
 ]

@@ -180,6 +180,11 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[Issue]:
         elif req.capacity == "flex-start" and not gpu.flex_start_compact_placement:
             add("compactPlacement", f"flex-start with compact placement is only for "
                 f"{', '.join(p + '*' for p in FLEX_START_COMPACT_PREFIXES)}; not {req.machine_type}")
+        if req.zones is not None and len(set(req.zones)) > 1:
+            # A compact placement policy places VMs close together within one zone (docs/sources.md "Compact
+            # placement is single-zone"): a COMPACT pool over several node locations is refused by GKE.
+            add("compactPlacement", f"compact placement keeps the pool's VMs in one zone; give exactly one zone in "
+                f"zones (got {', '.join(req.zones)}), or drop compactPlacement")
     return issues
 
 

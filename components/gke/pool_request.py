@@ -17,6 +17,7 @@ from gkecap.components.catalog import (
     is_gpu_machine_type,
     is_n1_machine_type,
 )
+from gkecap.components.catalog.errors import CatalogError
 from gkecap.components.gke.node_labels import NodeTaint
 
 FLEX_CAPACITIES = frozenset({"flex-start", "queued"})
@@ -117,3 +118,31 @@ def node_pool_names(name: str, slice_count: int) -> tuple[str, ...]:
     if slice_count == 1:
         return (name,)
     return tuple(f"{name}-s{i}" for i in range(slice_count))
+
+
+# Kueue plans TAS placement from existing Node objects, so a TAS flavor needs nodes that exist before
+# admission (reservations) or are created for the admitted workload (ProvisioningRequest); a pool that
+# scales from zero on pending pods (flex-start, spot, on-demand) would never admit a TAS workload.
+# https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/ ; GKE's TAS guide (docs/sources.md "TAS levels").
+TAS_CAPACITY_MODELS = frozenset({"reservation", "calendar", "queued"})
+
+
+def topology_aware_refusal(req: PoolRequest) -> str | None:
+    """Why the pool's flavor cannot be topology-aware, or None when it can: a GPU pool on reserved or queued
+    capacity whose nodes carry GKE's `cloud.google.com/gce-topology-*` labels. Kueue ignores nodes without those
+    labels, so a TAS flavor on any other pool would never place a workload. Compute Engine knows the topology of
+    some machine series, and of any VM under a compact placement policy (A4X's is a HIGH_THROUGHPUT workload
+    policy); docs/sources.md "Topology labels". A TPU slice's placement follows from its own topology."""
+    if not is_gpu_pool_machine_type(req.machine_type):
+        return "a TPU slice's placement follows from its own topology"
+    if req.capacity not in TAS_CAPACITY_MODELS:
+        return (f"{req.capacity} nodes are created only for pending pods, and Kueue places topology-aware workloads "
+                "on nodes that exist (reservation, calendar) or that a ProvisioningRequest creates (queued)")
+    try:
+        labelled = pool_gpu(req.machine_type, req.gpu_type, req.gpu_count).topology_labels
+    except CatalogError:
+        return None  # judged by the pool's rule set
+    if labelled or req.compact_placement:
+        return None
+    return (f"{req.machine_type} nodes carry no cloud.google.com/gce-topology-* labels (Compute Engine gives them "
+            "to A4X, A4, A3 Ultra, A3 Mega, A3 Edge and a3-highgpu-8g VMs, and to VMs under compact placement)")

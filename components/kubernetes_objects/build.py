@@ -3,7 +3,8 @@
 ``kueue_objects(model)`` returns plain dicts ({apiVersion, kind, metadata, spec...}) in apply order: what a
 kind depends on comes first (Namespaces before the LocalQueues and RoleBindings in them, the Topology before
 the flavors naming it, flavors and admission checks before the queues using them, parent Cohorts before
-children). Names and order are deterministic. The same list feeds the `KueueObjects` component and
+children); the guards of team quotas (admission policies and bindings, ResourceQuotas, the member ClusterRole)
+come last. Names and order are deterministic. The same list feeds the `KueueObjects` component and
 `gkecap manifests`.
 
 Kueue objects are `kueue.x-k8s.io/v1beta2` by default, `v1beta1` with `kueue.apiVersion: v1beta1` (Kueue
@@ -21,7 +22,9 @@ from gkecap.components.kubernetes_objects.queues import sharing_objects
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.model import CapacityModel, derive
 from gkecap.components.spec import EnvironmentSpec
-from gkecap.components.kubernetes_objects.team_access import namespace, team_role_bindings
+from gkecap.components.kubernetes_objects.admission_policy import admission_policy, admission_policy_binding
+from gkecap.components.kubernetes_objects.resource_quotas import resource_quotas
+from gkecap.components.kubernetes_objects.team_access import member_cluster_role, namespace, team_role_bindings
 
 # Apply order of kinds. Core kinds first (namespaces), then Kueue kinds by reference direction.
 KIND_ORDER: tuple[str, ...] = (
@@ -35,8 +38,14 @@ KIND_ORDER: tuple[str, ...] = (
     "ClusterQueue",
     "LocalQueue",
     "RoleBinding",
+    # The guards of team quotas (admission_policy, resource_quotas, team_access): nothing refers to them, and a
+    # RoleBinding may name its ClusterRole before it exists (it grants nothing until then).
+    "ClusterRole",
+    "ResourceQuota",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
 )
-NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding"})
+NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding", "ResourceQuota"})
 
 
 class KueueObjectsError(InvalidInput):
@@ -52,7 +61,7 @@ def object_key(obj: dict) -> str:
 
 
 def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
-    namespaces, bindings = [], []
+    namespaces, bindings, quotas = [], [], []
     for team in model.teams:
         if not team.existing_namespace:  # an existing namespace (`namespace:`, even `default`) is not ours to make
             namespaces += [namespace(team.name, ns) for ns in team.namespaces]
@@ -60,7 +69,22 @@ def _team_objects(model: CapacityModel) -> dict[str, list[dict]]:
             team.name, team.namespaces, team.members, kueue_fullname=KUEUE_FULLNAME,
             where=f"teams[{team.index}].members",
         )
-    return {"Namespace": namespaces, "RoleBinding": bindings}
+        quotas += resource_quotas(model, team)
+    return {"Namespace": namespaces, "RoleBinding": bindings, "ResourceQuota": quotas,
+            "ClusterRole": [member_cluster_role()] if bindings else []}
+
+
+def _admission_objects(model: CapacityModel, local_queues: list[dict]) -> dict[str, list[dict]]:
+    """Per team, its admission policy (allowing the LocalQueues generated in its namespaces) and binding."""
+    queues_in: dict[str, set[str]] = {}
+    for queue in local_queues:
+        queues_in.setdefault(queue["metadata"]["namespace"], set()).add(queue["metadata"]["name"])
+    policies, bindings = [], []
+    for team in model.teams:
+        queues = set().union(*(queues_in.get(ns, set()) for ns in team.namespaces))
+        policies.append(admission_policy(team.name, queues, team.priorities))
+        bindings.append(admission_policy_binding(team.name, team.namespaces))
+    return {"ValidatingAdmissionPolicy": policies, "ValidatingAdmissionPolicyBinding": bindings}
 
 
 def kueue_objects(model: CapacityModel) -> list[dict]:
@@ -69,6 +93,7 @@ def kueue_objects(model: CapacityModel) -> list[dict]:
     by_kind.update(_team_objects(model))
     by_kind.update(capacity_objects(model))
     by_kind.update(sharing_objects(model))
+    by_kind.update(_admission_objects(model, by_kind.get("LocalQueue", [])))
     ordered = [obj for kind in KIND_ORDER for obj in by_kind.get(kind, [])]
     _check_unique(ordered)
     return ordered

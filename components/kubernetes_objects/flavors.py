@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gkecap.components import kueue_api
 from gkecap.components.model import CapacityModel, PoolPlan
-from gkecap.components.gke import POOL_LABEL, node_selector, tolerations
+from gkecap.components.gke import POOL_LABEL, node_selector, tolerations, topology_aware_refusal
 from gkecap.components.gke.node_labels import flavor_node_taints
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
@@ -52,18 +52,10 @@ def pool_labels(pool: str) -> dict[str, str]:
     return {MANAGED_BY_LABEL: MANAGED_BY, POOL_OBJECT_LABEL: pool}
 
 
-# Kueue plans TAS placement from existing Node objects, so a TAS flavor needs nodes that exist before
-# admission (reservations) or are created for the admitted workload (ProvisioningRequest); a pool that
-# scales from zero on pending pods (flex-start, spot, on-demand) would never admit a TAS workload.
-# https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/ ; GKE TAS guide above.
-TAS_CAPACITY_MODELS = frozenset({"reservation", "calendar", "queued"})
-
-
 def uses_topology(pool: PoolPlan, tas: bool) -> bool:
-    """Whether the pool's flavor is topology-aware: GPU pools on reserved or queued capacity when TAS is on.
-    GKE's gce-topology-* labels describe GPU VM placement (reservation blocks); a TPU slice's placement is
-    fixed by its own topology."""
-    return tas and pool.kind == "gpu" and pool.capacity in TAS_CAPACITY_MODELS
+    """Whether the pool's flavor is topology-aware: when TAS is on, GPU pools on reserved or queued capacity whose
+    nodes carry GKE's topology labels (`gke.topology_aware_refusal`)."""
+    return tas and topology_aware_refusal(pool.request) is None
 
 
 def pool_flavor(pool: PoolPlan, *, tas: bool, api_version: str) -> dict:

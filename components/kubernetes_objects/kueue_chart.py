@@ -78,6 +78,13 @@ WAIT_FOR_PODS_READY = {
     "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600},
 }
 
+
+
+def wait_for_pods_ready_on(capacity_models) -> bool:
+    """Whether an environment whose pools have these capacity models runs Kueue with `WAIT_FOR_PODS_READY`."""
+    return "calendar" in set(capacity_models)
+
+
 RECENT_FRAMEWORKS = frozenset({"ray.io/rayservice", "trainer.kubeflow.org/trainjob"})
 
 def chart_version(version: str) -> str:

@@ -66,11 +66,15 @@ def flavor_quota(
     return kueue_api.flavor_quotas(pool.name, quotas)
 
 
-def _root(model: CapacityModel, cohort: str) -> CohortPlan:
+def root_cohort(model: CapacityModel, cohort: str) -> CohortPlan:
+    """The root of the cohort tree `cohort` is in."""
     plan = model.cohort(cohort)
     while plan.parent is not None:
         plan = model.cohort(plan.parent)
     return plan
+
+
+_root = root_cohort
 
 
 def team_pools(model: CapacityModel, team: TeamPlan) -> list[PoolPlan]:

@@ -120,6 +120,10 @@ def workload_manifest(
     if priority_class is not None and priority_class not in known_priorities:
         issues.append(Issue("priorityClass", f"{priority_class!r} is not a priority class of this environment; "
                                              f"allowed: {', '.join(known_priorities) or 'none'}"))
+    elif priority_class is not None and priority_class not in team_plan.priorities:
+        # The team's admission policy would refuse it (admission_policy.validations).
+        issues.append(Issue("priorityClass", f"{priority_class!r} is not allowed to team {team_plan.name!r}; "
+                                             f"allowed: {', '.join(team_plan.priorities) or 'none'}"))
     issues += shape_issues(pool_plan, pods, accelerators, kind)
     if issues:
         raise WorkloadError(issues, subject=f"workload of team {team_plan.name!r} on pool {pool_plan.name!r}")

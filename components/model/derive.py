@@ -67,7 +67,12 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
             for pool_name, quota in team.quota.items():
                 key = (team.cohort, pool_name)
                 cohort_pool_total[key] = cohort_pool_total.get(key, 0) + quota
-    teams = tuple(_team_plan(i, t, fair_sharing, cohort_pool_total, order_of) for i, t in enumerate(spec.teams))
+    classes = spec.priority_classes or []
+    teams = tuple(
+        replace(_team_plan(i, t, fair_sharing, cohort_pool_total, order_of),
+                priorities=allowed_priorities(t.priorities, [(pc.name, pc.value) for pc in classes]))
+        for i, t in enumerate(spec.teams)
+    )
 
     cohorts = _cohort_plans(spec, teams, order_of)
     totals = _totals(pools, spec)
@@ -238,7 +243,21 @@ def _team_plan(
         cohort_share=share,
         pools=tuple(sorted(used, key=lambda name: order_of.get(name, len(order_of)))),
         existing_namespace=team.namespace is not None,
+        resource_quota=team.resource_quota,
     )
+
+
+def allowed_priorities(given: list[str] | None, classes: list[tuple[str, int]]) -> tuple[str, ...]:
+    """The WorkloadPriorityClasses a team may name: `priorities` as given, else every class below the highest
+    value. A higher class preempts lower ones (Kueue's withinClusterQueue and borrowWithinCohort LowerPriority),
+    so the top classes are for the teams that are given them; with a single value, every class is allowed."""
+    if given is not None:
+        return tuple(name for name, _ in classes if name in given)
+    if not classes:
+        return ()
+    top = max(value for _, value in classes)
+    below = tuple(name for name, value in classes if value < top)
+    return below or tuple(name for name, _ in classes)
 
 
 def _cohort_plans(

@@ -147,6 +147,10 @@ class TeamPlan:
     cohort_share: dict[str, float]  # pool -> this team's share of its cohort's quota on that pool
     pools: tuple[str, ...]  # pools the team can use (quota, borrowing or lending entry), in flavor order
     existing_namespace: bool = False  # `namespace:` an existing namespace: not created, selected by name only
+    # WorkloadPriorityClasses the admission policy lets the team name (`priorities`, or the default allowance of
+    # model.derive.allowed_priorities), in the environment's order.
+    priorities: tuple[str, ...] = ()
+    resource_quota: bool = False  # a ResourceQuota on accelerator requests in each team namespace
 
 
 @dataclass(frozen=True)

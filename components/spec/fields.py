@@ -19,6 +19,7 @@ from gkecap.components.gke import calendar_window
 from gkecap.components.gke.api_ranges import INT32_MAX, INT32_MIN  # GKE's 32-bit fields
 from gkecap.components.gke.locations import region_issues, zone_issues
 from gkecap.components.gke.resource_names import (
+    EMAIL_PATTERN,
     gce_name_issues,
     member_issues,
     project_issues,
@@ -88,6 +89,8 @@ Region = Annotated[str, _follows(region_issues)]
 Zone = Annotated[str, _follows(zone_issues)]
 GceName = Annotated[str, _follows(lambda path, value: gce_name_issues(path, value, "Compute Engine name"))]
 ServiceAccount = Annotated[str, _follows(service_account_issues)]
+# An email address to contact (a Cloud Quotas preference's contactEmail): the same pattern as service accounts'.
+Email = Annotated[str, _checked(lambda v: None if EMAIL_PATTERN.fullmatch(v) else f"{v!r} is not an email address such as ml-platform@acme.example")]
 Principal = Annotated[str, _follows(member_issues)]
 GkeVersion = Annotated[str, _follows(version_issues)]
 KueueVersion = Annotated[str, _follows(release_issues)]

@@ -209,6 +209,11 @@ class TeamSpec(_SpecModel):
     namespace: DnsLabel | None = None
     members: list[Principal] = Field(default_factory=list)
     preemption: PreemptionSpec = Field(default_factory=PreemptionSpec)
+    # WorkloadPriorityClasses the team's workloads may name (the admission policy refuses others); default: every
+    # class below the environment's highest value (kubernetes_objects.admission_policy.allowed_priorities).
+    priorities: list[str] | None = None
+    # A ResourceQuota on accelerator requests in each team namespace, sized to what Kueue can ever admit for it.
+    resource_quota: StrictBool = False
 
     @model_validator(mode="after")
     def _default_namespace(self) -> "TeamSpec":

@@ -19,7 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from gkecap.components.catalog.vertex import DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS
-from gkecap.components.spec.fields import DnsLabel, PositiveInt, Region
+from gkecap.components.spec.fields import DnsLabel, Email, PositiveInt, Region
 from gkecap.components.vertex_api import parse_duration
 
 Duration = Annotated[int, BeforeValidator(parse_duration)]  # whole seconds
@@ -46,5 +46,5 @@ class VertexProfileSpec(_VertexModel):
 
 class VertexSpec(_VertexModel):
     region: Region | None = None
-    contact_email: str | None = None  # for Google's questions on the quota preference (Cloud Quotas contactEmail)
+    contact_email: Email | None = None  # for Google's questions on the quota preference (Cloud Quotas contactEmail)
     profiles: list[VertexProfileSpec] = Field(default_factory=list)

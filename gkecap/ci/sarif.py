@@ -18,6 +18,7 @@ https://docs.github.com/en/code-security/code-scanning/integrating-with-code-sca
 
 from __future__ import annotations
 
+import urllib.parse
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -91,7 +92,9 @@ def _artifact(file: str) -> dict[str, Any]:
     path = Path(file)
     if path.is_absolute():
         return {"uri": path.as_uri()}
-    return {"uri": path.as_posix(), "uriBaseId": "%SRCROOT%"}
+    # A URI reference (SARIF 2.1.0 §3.10.2, RFC 3986): a space, `#`, `%` or `?` in a file name is percent-encoded,
+    # as `as_uri()` does for absolute paths.
+    return {"uri": urllib.parse.quote(path.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def _diagnostic_result(diagnostic: ConfigDiagnostic) -> dict[str, Any]:

@@ -54,7 +54,9 @@ class YamlLines:
     @classmethod
     def of_file(cls, path: Path) -> "YamlLines":
         try:
-            return cls(path.read_text(encoding="utf-8"))
+            from gkecap.engine.stack_config import read_config_text  # a piped config is read once, kept there
+
+            return cls(read_config_text(path))
         except (OSError, UnicodeDecodeError):
             return cls("")
 

@@ -7,7 +7,7 @@ from enum import Enum
 from typing import Annotated, NoReturn
 
 import typer
-from gkecap.commands.terminal_io import stdout_console
+from gkecap.commands.terminal_io import printable, stdout_console
 from rich.table import Table
 
 from gkecap.components.catalog import (
@@ -38,7 +38,7 @@ class OutputFormat(str, Enum):
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(printable(f"error: {message}"), err=True)
     raise typer.Exit(EXIT_INVALID)
 
 

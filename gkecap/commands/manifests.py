@@ -13,9 +13,10 @@ from pathlib import Path
 
 import typer
 
+from gkecap.commands.terminal_io import printable
 from gkecap.manifests import to_yaml, write_manifests
 from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
-from gkecap.engine.stack_config import StackConfigError, load_stack_config
+from gkecap.engine.stack_config import StackConfigError, config_file_exists, load_stack_config
 from gkecap.engine.stack_names import name_problem
 
 EXIT_INVALID = 2
@@ -42,7 +43,7 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
 
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
-        if not config_file.is_file():
+        if not config_file_exists(config_file):
             raise PlanError([f"--config: {config_file}: file not found"])
         project, stack_name, stack_file = DEFAULT_PROJECT, stack or stack_name_of(config_file), config_file
         if problem := name_problem(stack_name):  # it names out/<stack>/manifests: Pulumi's rule, as for plan
@@ -83,16 +84,16 @@ def manifests_command(
         written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source, kueue=spec.kueue)  # type: ignore[attr-defined]
     except PlanError as exc:
         for problem in exc.problems:
-            typer.echo(f"error: {problem}", err=True)
+            typer.echo(printable(f"error: {problem}"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     except OSError as exc:
-        typer.echo(f"error: --out: cannot write {exc.filename}: {exc.strerror}", err=True)
+        typer.echo(printable(f"error: --out: cannot write {exc.filename}: {exc.strerror}"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     except typer.Exit:
         raise
     except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
         if os.environ.get("GKECAP_DEBUG"):
             traceback.print_exc()
-        typer.echo(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)", err=True)
+        typer.echo(printable(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply -f {directory}/)")

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import typer
 from gkecap.ci.diagnostics import ConfigDiagnostic, of_problems
-from gkecap.commands.terminal_io import progress, stdout_console
-from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
+from gkecap.commands.terminal_io import printable, progress, stdout_console
+from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline, timeout_message, timeout_problem
 from gkecap.engine.stack_references import StackOutputsError, load_stack_outputs
 from gkecap.plan import PlanError, PlanResult, check_state, plan
 from gkecap.policies.collector import fewer_collections
@@ -53,7 +53,7 @@ def plan_command(
     policy_pack: Path | None = _POLICY_PACK,
     out: Path | None = typer.Option(None, "--out", help="Directory for plan.json, report.html and manifests/ (default: out/<project>/<stack>; with --format json only when given).", file_okay=False),
     stack_outputs: list[str] = typer.Option([], "--stack-outputs", metavar="NAME=FILE", help="Outputs of a stack the program references with pulumi.StackReference(NAME): the JSON of `pulumi stack output --json`. Repeatable."),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0, help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
     state: Path | None = typer.Option(None, "--state", help="The stack's deployed state (`pulumi stack export`): refuse what cannot be undone, such as un-submitting a calendar reservation.", dir_okay=False),
     pack_in_process: bool = _PACK_IN_PROCESS,
 ) -> None:
@@ -83,11 +83,35 @@ def check_command(
     _run(lambda: check_state(state, policy_pack=policy_pack, policy_config_file=policy_config, pack_in_process=pack_in_process), output)
 
 
+def checked_timeout(value: float) -> float:
+    """`--timeout`'s check: seconds from 0 to a week; `inf`, `nan` and `1e300` are a usage error naming it."""
+    if problem := timeout_problem(value):
+        raise typer.BadParameter(problem.removeprefix("--timeout: "))
+    return value
+
+
+def expiry_output(output: OutputFormat, what: str, seconds: float) -> tuple[str, str]:
+    """What gkecap prints when the watchdog ends a run at its deadline: the error line, and the document of
+    `--format json`/`sarif` for invalid input (stdout holds one document however the run ends)."""
+    message = timeout_message(seconds, what) + " (it kept running past the limit: gkecap ended it)"
+    document = ""
+    if output is OutputFormat.json:
+        from gkecap.ci.documents import invalid_input_document
+
+        document = json.dumps(invalid_input_document(of_problems([message])), indent=2) + "\n"
+    elif output is OutputFormat.sarif:
+        from gkecap.ci.sarif import sarif_log
+
+        document = json.dumps(sarif_log(None, of_problems([message])), indent=2) + "\n"
+    return f"error: {message}\n", document
+
+
 def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False, timeout: float | None = None) -> None:
     written = None
     try:
         # A plan is a batch of millions of short-lived objects: fewer collections (gkecap.policies.collector).
-        with deadline(timeout), fewer_collections(), progress("Planning: running the program and the policy pack..."):
+        expiry = (lambda: expiry_output(output, "plan", timeout)) if timeout else None
+        with deadline(timeout, on_expiry=expiry), fewer_collections(), progress("Planning: running the program and the policy pack..."):
             result = action()
             if write_files:  # the report package writes out/<project>/<stack>/: plan.json, report.html, manifests/
                 from gkecap.report import default_out_dir, write_outputs
@@ -124,9 +148,9 @@ def _invalid(output: OutputFormat, problems: list[str], diagnostics: list[Config
     diagnostics = diagnostics if diagnostics is not None else of_problems(problems)
     for diagnostic in diagnostics:
         if diagnostic.severity == "warning":
-            typer.echo(f"warning: {diagnostic.message}", err=True)
+            typer.echo(printable(f"warning: {diagnostic.message}"), err=True)
     for problem in problems:
-        typer.echo(f"error: {problem.removeprefix('error: ')}", err=True)
+        typer.echo(printable(f"error: {problem.removeprefix('error: ')}"), err=True)
     if output is OutputFormat.json:
         from gkecap.ci.documents import invalid_input_document
 

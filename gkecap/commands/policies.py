@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from gkecap.commands.terminal_io import printable
 from gkecap.plan import default_policy_pack
 from gkecap.policy_pack.process import PolicyPackProcess
 from gkecap.policy_pack.results import AnalyzerInfo, PolicyInfo, PolicyPackError
@@ -28,24 +29,47 @@ class PoliciesFormat(str, Enum):
     json = "json"
 
 
+class PoliciesAction(str, Enum):
+    bundle = "bundle"
+
+
 def policies_command(
+    action: Annotated[
+        PoliciesAction | None,
+        typer.Argument(help="bundle: write the pack as a folder `pulumi policy publish` uploads (with --out)."),
+    ] = None,
     output: Annotated[PoliciesFormat, typer.Option("--format", help="table (default) or json.")] = PoliciesFormat.table,
     policy_pack: Annotated[
         Path | None,
         typer.Option("--policy-pack", help="Policy pack directory (default: the gke-capacity pack).", file_okay=False),
     ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="bundle: the folder to write (PulumiPolicy.yaml, __main__.py, requirements.txt, "
+                     "wheels/).", file_okay=False),
+    ] = None,
 ) -> None:
-    """List every policy of the pack: name, enforcement level, description and config schema."""
+    """List every policy of the pack: name, enforcement level, description and config schema.
+
+    `gkecap policies bundle --out DIR` writes the gke-capacity pack as a self-contained folder instead: its
+    PulumiPolicy.yaml (virtualenv inside the folder), entry point, a wheel of this gke-capacity and a
+    requirements.txt naming the wheel and public packages only, for `pulumi policy publish DIR`."""
+    if action is PoliciesAction.bundle:
+        _bundle(out)
+        return
+    if out is not None:
+        typer.echo("error: --out: only with `gkecap policies bundle`", err=True)
+        raise typer.Exit(EXIT_INVALID)
     try:
         with PolicyPackProcess(policy_pack or default_policy_pack(), project="gkecap", stack="policies") as pack:
             info = pack.info()
     except PolicyPackError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
     if output is PoliciesFormat.json:
         typer.echo(json.dumps(policies_document(info), indent=2))
     else:
-        typer.echo(policies_text(info))
+        typer.echo(printable(policies_text(info)))  # a pack's names and descriptions are text, never terminal codes
 
 
 def policies_document(info: AnalyzerInfo) -> dict[str, Any]:
@@ -90,3 +114,19 @@ def policies_text(info: AnalyzerInfo) -> str:
     lines.append('Set a level or a config property with --policy-config FILE: {"<policy>": {"enforcementLevel": '
                  '"advisory", "<property>": ...}} (see the README).')
     return "\n".join(lines)
+
+
+def _bundle(out: Path | None) -> None:
+    from gkecap.policy_pack.bundle import BundleError, bundle_pack
+
+    if out is None:
+        typer.echo("error: --out: required with bundle: the folder to write the pack to", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    try:
+        bundle = bundle_pack(out)
+    except (BundleError, OSError) as exc:
+        typer.echo(printable(f"error: {exc}"), err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    for path in bundle.files:
+        typer.echo(printable(f"wrote {path}"))
+    typer.echo(printable(f"publish it with: pulumi policy publish {bundle.folder}"))

@@ -16,8 +16,10 @@ import traceback
 from pathlib import Path
 
 import typer
-from rich.console import Console
+from gkecap.commands.terminal_io import printable, stdout_console
 
+from gkecap.commands.plan import checked_timeout
+from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline, timeout_message
 from gkecap.plan import PlanError, error_problems
 
 EXIT_INVALID = 2
@@ -53,17 +55,22 @@ def simulate_command(
     out: Path | None = typer.Option(None, "--out", help="Directory for simulation.html, a timeline per pool and team.", file_okay=False),
     try_fixes: bool = typer.Option(False, "--try-fixes", help="For each preemption cycle found, simulate the scenario "
                                    "again with each change that may break it (at most 2,000 workloads)."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the simulation takes longer (seconds; 0: no limit)."),
 ) -> None:
     """Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."""
     try:
-        result, source = _simulate(config, stack, workloads, try_fixes)
-        written = None
-        if out is not None:
-            from gkecap.simulate.timeline import write_timeline
+        expiry = (lambda: _expiry_output(output, timeout)) if timeout else None
+        with deadline(timeout, what="simulation", on_expiry=expiry):
+            result, source = _simulate(config, stack, workloads, try_fixes)
+            written = None
+            if out is not None:
+                from gkecap.simulate.timeline import write_timeline
 
-            written = write_timeline(result, out, source=source)
+                written = write_timeline(result, out, source=source)
     except PlanError as exc:
         _fail(exc.problems, output)
+    except DeadlineExceeded as exc:
+        _fail([str(exc)], output)
     except OSError as exc:
         _fail([f"--out: cannot write {exc.filename}: {exc.strerror}"], output)
     except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
@@ -73,20 +80,26 @@ def simulate_command(
     if output is OutputFormat.json:
         from gkecap.simulate.output import to_document
 
-        sys.stdout.write(json.dumps(to_document(result)) + "\n")
+        sys.stdout.write(json.dumps(to_document(result), allow_nan=False) + "\n")  # never `Infinity`: not JSON
     else:
         from gkecap.simulate.output import render_text
 
-        console = Console()
+        console = stdout_console()
         render_text(result, console, source=source)
         if written is not None:
             console.print(f"wrote {written}")
     raise typer.Exit(0)
 
 
+def _expiry_output(output: OutputFormat, seconds: float) -> tuple[str, str]:
+    message = timeout_message(seconds, "simulation") + " (it kept running past the limit: gkecap ended it)"
+    document = json.dumps({"diagnostics": [{"severity": "error", "message": message}]}) + "\n" if output is OutputFormat.json else ""
+    return f"error: {message}\n", document
+
+
 def _fail(problems: list[str], output: OutputFormat) -> None:
     for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
+        typer.echo(printable(f"error: {problem}"), err=True)
     if output is OutputFormat.json:
         diagnostics = [{"severity": "error", "message": p} for p in problems]
         sys.stdout.write(json.dumps({"diagnostics": diagnostics}) + "\n")

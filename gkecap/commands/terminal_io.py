@@ -3,6 +3,9 @@
 * `stdout_console()`: on a terminal, rich fits tables to the window; anywhere else (a CI log, `| tee`,
   a file) there is no window to fit, so the page is as wide as the widest row: a pool called
   `h100-dws-long` is printed whole, never as `h100-d…`.
+* `printable(text)` and `SafeConsole`: text from users (resource and workload names, log and violation messages)
+  is printed with its control characters escaped (`\\x1b`), never as the terminal would act on them (clear the
+  screen, set the window title, move the cursor); the console's own styles are unaffected.
 * `progress(label)`: a spinner on stderr while a plan runs, once it has taken more than a moment (half a
   second), only when stderr is a terminal (a CI log or a pipe stays silent), erased when the plan is done.
 """
@@ -10,22 +13,55 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.segment import Segment
 
 LOG_WIDTH = 4096  # wider than any row a report prints; rich pads nothing beyond a table's own width
 PROGRESS_DELAY = 0.5  # seconds: a plan quicker than this shows no spinner
 
 
+# C0 controls but tab and line feed, DEL, C1 controls (ECMA-48: a terminal acts on each), and the bidirectional
+# overrides and isolates that reorder what a reader sees (Unicode TR#9; "Trojan Source", CVE-2021-42574).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every control character escaped (`\\x1b`); line breaks and tabs are kept."""
+    return _CONTROL.sub(_escaped, text) if _CONTROL.search(text) else text
+
+
+class SafeConsole(Console):
+    """A rich console that escapes control characters in the text it renders (`printable`): strings before they
+    are measured (a table sizes its columns to the escaped text), and every rendered segment (a `Text` built by
+    hand). The escape codes of its own styles are added after rendering, so they are kept."""
+
+    def render_str(self, text: str, **options: Any) -> Any:
+        return super().render_str(printable(text), **options)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control is None and _CONTROL.search(segment.text):
+                yield Segment(printable(segment.text), segment.style)
+            else:
+                yield segment
+
+
 def stdout_console(**options: Any) -> Console:
-    """The console for a command's output on stdout."""
+    """The console for a command's output on stdout (control characters of user text escaped)."""
     if sys.stdout.isatty():
-        return Console(**options)
-    return Console(width=LOG_WIDTH, **options)
+        return SafeConsole(**options)
+    return SafeConsole(width=LOG_WIDTH, **options)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from typing import NoReturn
 
 import typer
 
+from gkecap.commands.terminal_io import printable
 from gkecap.commands.manifests import EXIT_INVALID, environment_objects
 from gkecap.plan import PlanError
 
@@ -35,7 +36,7 @@ def load_model(program: Path | None, config: Path | None, stack: str | None):
 
 def fail(problems: list[str]) -> NoReturn:
     for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
+        typer.echo(printable(f"error: {problem}"), err=True)
     raise typer.Exit(EXIT_INVALID)
 
 

@@ -22,6 +22,8 @@ import sys
 import types
 from typing import Any
 
+from gkecap.compat import pulumi_runtime
+
 DEFERRED = ("pulumi_gcp.compute",)
 
 _WORD_START = re.compile(r"(?<!^)(?=[A-Z])")
@@ -76,7 +78,7 @@ def defer_package_init(name: str) -> bool:
     becomes a deferred one (same object). Loaded already, or not found: nothing to do."""
     module = sys.modules.get(name)
     if module is not None:
-        if type(module).__name__ != "_LazyModule" or type(module).__module__ != "pulumi._utils":
+        if not pulumi_runtime.is_lazy_module(module):
             return False
         module.__class__ = _DeferredPackage
         return True
@@ -94,6 +96,9 @@ def defer_package_init(name: str) -> bool:
 
 
 def defer_heavy_packages() -> None:
-    """Defer each package of `DEFERRED` (gkecap's engine does, before it runs a program)."""
+    """Defer each package of `DEFERRED` (gkecap's engine does, before it runs a program), where pulumi's
+    `lazy_import` is the tested one (gkecap.compat.pulumi_runtime); elsewhere packages load as the SDK loads them."""
+    if not pulumi_runtime.knows_lazy_imports():
+        return
     for name in DEFERRED:
         defer_package_init(name)

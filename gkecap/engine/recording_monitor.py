@@ -18,8 +18,8 @@ from google.protobuf import struct_pb2
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockMonitor
 from pulumi.runtime.proto import resource_pb2
-from pulumi.runtime.sync_await import _sync_await
 
+from gkecap.compat import pulumi_runtime
 from gkecap.engine import remote_components
 from gkecap.engine.mocks import GkeMocks
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord, make_urn
@@ -171,7 +171,7 @@ class RecordingMonitor(MockMonitor):
             if record is None:
                 raise Exception(f"unknown resource {urn}")  # noqa: TRY002 -- what MockMonitor raises
             state = {"urn": record.urn, "id": record.id or "", "state": record.outputs}
-            return resource_pb2.ResourceInvokeResponse(**{"return": _sync_await(rpc.serialize_properties(state, {}))})
+            return resource_pb2.ResourceInvokeResponse(**{"return": pulumi_runtime.run_awaitable(rpc.serialize_properties(state, {}))})
         return super().Invoke(request)
 
     def ExistsResource(self, request: Any) -> Any:  # noqa: N802

@@ -39,10 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import pulumi.runtime
-from pulumi.runtime import settings as runtime_settings
 from pulumi.runtime.mocks import MockEngine
 from pulumi.runtime.proto import engine_pb2
 
+from gkecap.compat import pulumi_runtime
+from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.deferred_packages import defer_heavy_packages
 from gkecap.engine.mocks import GkeMocks, mocks_for_config
 from gkecap.engine.origins import RegistrationOrigins
@@ -156,6 +157,8 @@ def run_program(
             )
     except (SystemExit, KeyboardInterrupt) as exc:  # the program ended the run: never gkecap's exit code
         raise ProgramFailed(ended_early(exc), program, _program_location(exc, program), origins) from exc
+    except DeadlineExceeded as exc:  # --timeout (a BaseException): with the program line that was running
+        raise ProgramFailed(exc, program, _program_location(exc, program), origins) from exc
     except Exception as exc:  # noqa: BLE001 -- whatever the program raised, reported as ProgramFailed
         raise ProgramFailed(exc, program, _program_location(exc, program), origins) from exc
     finally:
@@ -212,7 +215,7 @@ def _run_in_context(
     secret_keys: list[str],
     workers: int | None,
 ) -> None:
-    runtime_settings.ROOT.set(None)
+    pulumi_runtime.reset_root()
     pulumi.runtime.configure(pulumi.runtime.Settings(**settings))
     pulumi.runtime.set_all_config(config, secret_keys)
 
@@ -255,21 +258,41 @@ async def _settle() -> None:
     """
     while True:
         await asyncio.sleep(0)  # let the registrations the program queued start
-        with runtime_settings.SETTINGS.lock:
-            pending = [task for task in runtime_settings.SETTINGS.outputs if not task.done()]
-        pending += [rpc for rpc in runtime_settings._get_rpc_manager().rpcs if not rpc.done()]
+        pending = pulumi_runtime.pending_work()  # [] where the SDK's internals are not the tested ones
         if not pending:
             return
         await asyncio.wait(pending)  # ALL_COMPLETED; a failure stays in its task for the SDK to raise
 
 
+CANCEL_GRACE = 2.0  # seconds the cancelled tasks of a run get to end
+
+
 def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what the run left and give it `CANCEL_GRACE` seconds to end. A task may never end: it catches its
+    cancellation, or awaits an Output whose resolver died with the program (`SystemExit` in an `.apply()` left
+    the SDK's tasks waiting forever, and gkecap with them); what is left then is abandoned with the loop."""
     pending = asyncio.all_tasks(loop)
     for task in pending:
         task.cancel()
-    for task in pending:
-        with contextlib.suppress(BaseException):
-            loop.run_until_complete(task)
+    ends = time.monotonic() + CANCEL_GRACE
+    while pending and (left := ends - time.monotonic()) > 0:
+        # A plain future, not a coroutine: one that never started would be reported as "never awaited".
+        waiter = loop.create_future()
+
+        def wake(_task: Any = None, waiter: asyncio.Future = waiter, tasks: set = pending) -> None:
+            if not waiter.done() and all(task.done() for task in tasks):
+                waiter.set_result(None)
+
+        for task in pending:
+            task.add_done_callback(wake)
+        timer = loop.call_later(left, lambda waiter=waiter: waiter.done() or waiter.set_result(None))
+        try:  # a task's SystemExit or KeyboardInterrupt comes out of the loop: keep waiting for the others
+            loop.run_until_complete(waiter)
+        except (Exception, SystemExit, KeyboardInterrupt, asyncio.CancelledError):  # noqa: BLE001 -- the run's own error is raised already
+            pass
+        finally:
+            timer.cancel()
+        pending = {task for task in pending if not task.done()}
 
 
 def _run_entry(entry: Path) -> None:

@@ -9,6 +9,7 @@ keys are listed as secret, which makes `Config.get_secret*` return secret Output
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from dataclasses import dataclass, field
@@ -54,12 +55,37 @@ class StackConfig:
         return self.values.get(key, default)
 
 
+# A config given by process substitution (`--config <(sops -d Pulumi.prod.yaml)`) is a pipe, `/dev/fd/63`: it can be
+# read once, so its text is kept for every later reader (the loader, the line finder of diagnostics).
+_PIPED_TEXT: dict[str, str] = {}
+MAX_PIPED_BYTES = 64 * 1024 * 1024
+
+
+def config_file_exists(path: Path) -> bool:
+    """`path` names a file to read: a regular file, or a pipe or device as process substitution gives."""
+    return path.is_file() or (path.exists() and not path.is_dir())
+
+
+def read_config_text(path: Path) -> str:
+    """The text of a config file (UTF-8); a pipe's is read once and kept. OSError/UnicodeDecodeError as read_text."""
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    key = str(path)
+    if key not in _PIPED_TEXT:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_PIPED_BYTES + 1)
+        if len(data) > MAX_PIPED_BYTES:
+            raise OSError(errno.EFBIG, f"more than {MAX_PIPED_BYTES // 2**20} MiB", key)
+        _PIPED_TEXT[key] = data.decode("utf-8")
+    return _PIPED_TEXT[key]
+
+
 def load_stack_config(path: Path | None, project: str) -> StackConfig:
     """Read `path` (None: empty config). Keys without a namespace go to `project`."""
     if path is None:
         return StackConfig(path=None)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_config_text(path)
     except FileNotFoundError:
         raise StackConfigError(f"{path}: stack config file not found") from None
     except OSError as exc:

@@ -15,6 +15,7 @@ allows, NaN/Infinity (not JSON: `pulumi stack export` never writes them) and num
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ STDIN = "-"
 def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
     """(records, stack, project) of a stack export file; `-` reads it from stdin (`pulumi stack export | gkecap check --state -`)."""
     try:
+        if str(path) == STDIN and sys.stdin is None:  # `gkecap check --state - <&-`: no stdin at all
+            raise StateError(["--state -: stdin is closed; pipe `pulumi stack export` into it"])
         text = sys.stdin.read() if str(path) == STDIN else path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StateError([f"{path}: cannot read: {exc.strerror}"]) from None
@@ -48,11 +51,14 @@ def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
         if not text.strip():
             raise StateError(["--state -: stdin is empty; pipe `pulumi stack export` into it"])
     try:
-        document = json.loads(text, parse_constant=_not_json)
+        document = json.loads(text, parse_constant=_not_json, parse_float=_double, parse_int=_integer)
     except json.JSONDecodeError as exc:
         raise StateError([f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from None
     except _NotJson as exc:
         raise StateError([f"{path}: not valid JSON: {exc} is not a JSON number (`pulumi stack export` never writes it)"]) from None
+    except _BeyondDouble as exc:
+        raise StateError([f"{path}: {exc} is beyond a double (`pulumi stack export` writes numbers as 64-bit floats; "
+                          "a policy would see infinity)"]) from None
     except RecursionError:
         raise StateError([f"{path}: nested too deeply to read (a stack export is a few levels deep)"]) from None
     return records_from_export(document, str(path))
@@ -66,9 +72,40 @@ def _not_json(constant: str) -> Any:
     raise _NotJson(constant)
 
 
+class _BeyondDouble(ValueError):
+    pass
+
+
+_DOUBLE_LIMIT = 2**1024  # the first integer a float64 cannot hold (sys.float_info.max is just below)
+
+
+def _double(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e400: Python reads it as infinity
+        raise _BeyondDouble(text if len(text) <= 40 else text[:37] + "...")
+    return value
+
+
+def _integer(text: str) -> int:
+    value = int(text)
+    if abs(value) >= _DOUBLE_LIMIT:  # the pack's protobuf Value is a double: it could not carry it
+        raise _BeyondDouble(text if len(text) <= 40 else text[:37] + "...")
+    return value
+
+
+# Versions of a stack export Pulumi reads (sdk/go/common/resource/stack/deployment.go, DeserializeUntypedDeployment:
+# DeploymentSchemaVersionOldestSupported = 1 to apitype.DeploymentSchemaVersionCurrent = 3; anything else is "too
+# old" or "too new"). `pulumi stack export` writes 3.
+SUPPORTED_VERSIONS = (1, 2, 3)
+
+
 def records_from_export(document: Any, source: str = "state") -> tuple[list[ResourceRecord], str, str]:
     if not isinstance(document, dict) or not isinstance(document.get("deployment"), dict):
         raise StateError([f"{source}: deployment: missing; expected the output of `pulumi stack export`"])
+    version = document.get("version", 3)  # absent: read as the current one (hand-written exports omit it)
+    if type(version) is not int or version not in SUPPORTED_VERSIONS:
+        raise StateError([f"{source}: version: {json.dumps(version)[:40]} is not a stack export version Pulumi reads "
+                          f"({', '.join(map(str, SUPPORTED_VERSIONS))}; `pulumi stack export` writes 3)"])
     resources = document["deployment"].get("resources")
     if resources is None:
         resources = []

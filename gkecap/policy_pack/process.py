@@ -38,7 +38,7 @@ from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
 from gkecap import shutdown
 from gkecap.engine.resource_record import ResourceRecord
-from gkecap.policy_pack import messages
+from gkecap.policy_pack import messages, pack_guard
 from gkecap.policy_pack.policy_config import PolicySchema, PolicySettings, reconcile
 from gkecap.policy_pack.results import AnalyzerInfo, Diagnostic, PolicyPackError
 
@@ -78,6 +78,7 @@ def pack_python(pack_dir: Path) -> str:
 _SERVICE = analyzer_pb2.DESCRIPTOR.services_by_name["Analyzer"].full_name
 _ANALYZE = f"/{_SERVICE}/Analyze"
 _ANALYZE_STACK = f"/{_SERVICE}/AnalyzeStack"
+_GUARD_SOURCE = Path(pack_guard.__file__).read_text(encoding="utf-8")
 _MAX_ENV_VALUE = 128 * 1024 - 64  # MAX_ARG_STRLEN (32 pages), less the "PULUMI_CONFIG=" prefix
 
 
@@ -143,17 +144,19 @@ class PolicyPackProcess:
             }
         )
         env.pop("PYTHONHOME", None)  # as the shim does before running a virtualenv's python
+        env[pack_guard.PARENT_ENV] = str(os.getpid())
+        # `python -u -m pulumi.policy <engine> .` as the shim runs it, behind pack_guard: the pack ends when gkecap
+        # ends, SIGKILL included (parent-death signal, and end of file on its stdin, a pipe only gkecap holds).
+        # No preexec_fn: gRPC threads run in this process, and Python code between fork and exec can crash the
+        # child. atexit, `close()` and gkecap.shutdown stop the pack on every way out gkecap sees.
         self._process = subprocess.Popen(  # noqa: S603 -- our own interpreter and arguments
-            [self.python, "-u", "-m", "pulumi.policy", self.engine_address, "."],
+            [self.python, "-u", "-c", _GUARD_SOURCE, self.engine_address, "."],
             cwd=self.pack_dir,
             env=env,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        # No preexec_fn (e.g. prctl PDEATHSIG): gRPC threads run in this process, and Python code between
-        # fork and exec can crash the child. atexit stops the pack when gkecap exits or fails instead, and
-        # gkecap.shutdown on a signal or any other way out.
         atexit.register(self.close)
         shutdown.track(self)
         threading.Thread(target=self._read_stdout, name="policy-pack-stdout", daemon=True).start()
@@ -261,6 +264,11 @@ class PolicyPackProcess:
         process, self._process = self._process, None
         atexit.unregister(self.close)
         shutdown.untrack(self)
+        if process is not None and process.stdin is not None:
+            try:
+                process.stdin.close()  # the pack's guard sees the end of its stdin and exits
+            except OSError:
+                pass
         if process is not None and process.poll() is None:
             process.terminate()
             try:

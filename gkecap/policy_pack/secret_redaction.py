@@ -6,11 +6,16 @@ in `plan.json` and in the report: every plaintext a resource marked secret (a `p
 secret config value, `additionalSecretOutputs`) is replaced by `[secret]` in them. Very short plaintexts
 (fewer than `MIN_REDACTED` characters: `1`, `on`) are left: replacing them would garble every message, and
 they carry no secret worth the name.
+
+A message may quote a value in another notation than the plaintext: Python's `repr()` (`{value!r}`), JSON or
+YAML with their escapes (`zz\\val\\nue` for a backslash and a line break). `representations` gives each
+plaintext in every such form, and each form is redacted.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable
 
 from google.protobuf import struct_pb2
@@ -56,9 +61,28 @@ def _collect(value: struct_pb2.Value, secret: bool, found: set[str]) -> None:
         found.add(str(int(number)) if number.is_integer() else str(number))
 
 
+def representations(text: str) -> set[str]:
+    """`text` as a message may quote it: as is, as Python's repr, JSON (ASCII or not) and YAML (double- and
+    single-quoted) write it inside their quotes."""
+    from gkecap.manifests import yaml_double_quoted
+
+    forms = {text, repr(text)[1:-1], ascii(text)[1:-1], json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1],
+             yaml_double_quoted(text)[1:-1], text.replace("'", "''")}
+    return {form for form in forms if len(form) >= MIN_REDACTED}
+
+
+def redact_text(text: str, secrets: set[str]) -> str:
+    """`text` with every representation of every secret replaced by `[secret]` (longest first)."""
+    for form in sorted({form for secret in secrets for form in representations(secret)}, key=len, reverse=True):
+        if form in text:
+            text = text.replace(form, SECRET)
+    return text
+
+
 def redact(diagnostics: Iterable[Diagnostic], secrets: set[str]) -> list[Diagnostic]:
-    """`diagnostics` with every secret plaintext in their messages replaced by `[secret]` (longest first)."""
-    ordered = sorted(secrets, key=len, reverse=True)
+    """`diagnostics` with every secret plaintext (in every representation) in their messages replaced by
+    `[secret]` (longest first)."""
+    ordered = sorted({form for secret in secrets for form in representations(secret)}, key=len, reverse=True)
     result = []
     for diagnostic in diagnostics:
         message, description = diagnostic.message, diagnostic.description

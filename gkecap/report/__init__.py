@@ -44,8 +44,18 @@ def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetim
     `manifests/` (every generated Kubernetes object as kubectl-ready YAML). Returns what was written."""
     from gkecap.report.html import render_html
 
+    from gkecap.atomic_files import contained
+    from gkecap.starters import VERTEX_DIR, WORKLOADS_DIR, WRITTEN_LIST
+
     model = model if model is not None else model_of(result)
     out_dir.mkdir(parents=True, exist_ok=True)
+    # A link out of out_dir is refused before anything is written (nothing half-written).
+    for name in (PLAN_JSON, REPORT_HTML, MANIFESTS_DIR, WORKLOADS_DIR, VERTEX_DIR, WRITTEN_LIST):
+        contained(out_dir, out_dir / name)
+
+    def _replace(path: Path, text: str) -> Path:
+        return _write(path, text, out_dir)
+
     written: dict[str, Path] = {}
     # The `--format json` document; compact, because json's indenting encoder is pure Python (about ten
     # times slower on a 1,000-team plan than the C encoder used without indent).
@@ -60,14 +70,18 @@ def write_outputs(result: Any, out_dir: Path, *, model: Any = None, now: datetim
         from gkecap.manifests import remove_manifests
 
         remove_manifests(out_dir / MANIFESTS_DIR)
+        from gkecap.starters import remove_stale_starters
+
+        remove_stale_starters(out_dir)
     return written
 
 
-def _replace(path: Path, text: str) -> Path:
-    """Write through a temporary file and rename: a reader (or a concurrent plan) never sees half a file."""
+def _write(path: Path, text: str, root: Path) -> Path:
+    """Write through a temporary file and rename: a reader (or a concurrent plan) never sees half a file; nothing
+    through a link leading out of `root`."""
     from gkecap.atomic_files import write_text_atomic
 
-    return write_text_atomic(path, text)
+    return write_text_atomic(path, text, root=root)
 
 
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:

@@ -41,6 +41,9 @@ _STYLE = {
     "svg.fonttype": "none",  # text stays text in the SVG
     "font.family": "DejaVu Sans",
     "font.size": 9,
+    # User text (workload and team names) is drawn literally: no mathtext for `$...$` (`$\foo$` raised), no TeX.
+    "text.parse_math": False,
+    "text.usetex": False,
     "axes.spines.top": False,
     "axes.spines.right": False,
 }

@@ -183,6 +183,20 @@ def _resources(resources: list[Any]) -> str:
     return "".join(out)
 
 
+def _enforcement(model: CapacityModel, resources: list[Any]) -> str:
+    """How each team's quota is enforced (gkecap.report.enforcement)."""
+    from gkecap.report.enforcement import HEAD, enforcement_rows
+
+    out = ['<h2 id="enforcement">How each team\'s quota is enforced</h2><table id="enforcement-table"><thead><tr>']
+    out += [f"<th>{escape(h)}</th>" for h in HEAD]
+    out.append("</tr></thead><tbody>")
+    for row in enforcement_rows(model, resources):
+        out.append("<tr>" + "".join(_td(v) for v in (row.team, row.namespaces, row.kueue, row.admission, row.rbac,
+                                                       row.resource_quota)) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def render_html(result: Any, model: CapacityModel | None = None, *, now: datetime | None = None) -> str:
     """The report page of a plan (a PlanResult or anything with the same attributes)."""
     now = now or datetime.now(timezone.utc)
@@ -211,6 +225,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         parts.append(_charts(model, now))
         parts.append(_pools(model))
         parts.append(_teams(model))
+        parts.append(_enforcement(model, result.resources))
         parts.append(vertex_section(model))
     parts.append(_warnings(model, list(getattr(result, "logs", ()))))
     parts.append(_violations(result, rows))

@@ -130,6 +130,9 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
     if model is not None:
         console.print(pools_table(model))
         console.print(teams_table(model))
+        from gkecap.report.enforcement import enforcement_table  # per team: Kueue, admission policy, RBAC, quota
+
+        console.print(enforcement_table(model, result.resources, MAX_TEAMS))
         from gkecap.report.vertex import vertex_table  # Vertex AI FLEX_START profiles, when there are any
 
         if (vertex := vertex_table(model)) is not None:

@@ -6,7 +6,8 @@ Layers, bottom up (all pure):
   ResourceFlavors, Workloads); Kueue's own scheduler tests are transcribed against this API.
 - `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
-- `engine`: the event loop (submissions, admission checks, node capacity, completions, calendar windows).
+- `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows).
+- `engine`: the event loop (submissions, admission checks, pods on nodes, completions, waitForPodsReady).
 - `shortcuts`: the off switches of the performance shortcuts (each exact).
 - `timing`: the documented delays between a preemption and the victim's return (overridable in the workloads file).
 - `cycles`: preemption cycles found in a run, and the changes that may break them.
@@ -22,7 +23,10 @@ from gkecap.simulate.cycles import Remedy, apply_remedy, find_cycles, remedies
 from gkecap.simulate.engine import Simulation, SimulationResult
 from gkecap.simulate.environment import (
     cluster_from_objects,
+    default_local_queues,
+    delays,
     plan_workloads,
+    pods_ready,
     pool_capacities,
     priority_values,
     provisioning_retry,
@@ -47,12 +51,12 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
     objects = list(objects)
     result, cluster, planned, pools = _run(model, objects, workloads, where=where)
     team_of = {p.workload.name: p.team for p in planned}
-    units = {name: pool.resource for name, pool in pools.items()}
+    units = {name: pool.unit for name, pool in pools.items()}
     result.cycles = find_cycles(result.events, team_of, units)
     if not result.cycles:
         return result
     priorities = {p.workload.name: p.workload.priority for p in planned}
-    per_node = {name: pool.accelerators_per_node for name, pool in pools.items()}
+    per_node = {name: pool.units_per_node * pool.node_unit for name, pool in pools.items()}
     quotas = {q.name: {f: quota.nominal for (f, r), quota in q.quotas.items() if f in pools}
               for q in cluster.queues.values()}
     trials: dict[Remedy, set[str]] = {}
@@ -83,9 +87,10 @@ def _run(model, objects: list[Mapping], workloads: WorkloadsFile, *, where: str,
     if strategies is not None:
         cluster.fair_strategies = strategies
     pools = pool_capacities(model, workloads)
-    planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where)
+    planned = plan_workloads(cluster, model, pools, workloads, priority_values(objects), where=where,
+                             default_queues=default_local_queues(objects))
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
-    result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso,
-                        delays=workloads.eviction_delays()).run()
+    result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
+                        pods_ready=pods_ready(model), eviction=workloads.eviction_delays()).run()
     return result, cluster, planned, pools

@@ -9,8 +9,11 @@ scheduling cycles until nothing changes (Kueue runs its cycles back to back whil
   waits; the request is provisioned when the pool can supply every node at once (whole VMs). A request that the pool
   can never satisfy fails; the check is retried with the ProvisioningRequestConfig's backoff (the workload gives its
   quota back meanwhile) and after `backoffLimitCount` retries the workload is deactivated.
-- Pools without a check: the workload is admitted with its quota; its pods start when the pool has nodes for all of
-  them (flex-start obtains nodes on demand, a calendar pool has nodes only inside its window).
+- Pools without a check: the workload is admitted with its quota; its pods then need room on the pool's nodes,
+  shared with the pods of other workloads (`nodes.PoolNodes`: kube-scheduler's fit, the cluster autoscaler's
+  scale-up and scale-down, a calendar pool's window). It starts when every pod runs.
+- waitForPodsReady (on when the environment has calendar pools, as `gkecap plan` configures Kueue): a workload
+  admitted whose pods are not all running within the timeout is evicted and requeued after Kueue's back-off.
 - A preempted workload's pods terminate gracefully: it keeps its nodes and its quota for `EvictionDelays.termination`
   (`gkecap.simulate.timing`), marked as evicted (Kueue's preemption takes such workloads as targets first and issues
   nothing new for them); then it gives both back and is requeued after `EvictionDelays.requeue`. It starts over: its
@@ -26,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from gkecap.simulate.cluster import Cluster, Workload
-from gkecap.simulate.environment import PlannedWorkload, PoolCapacity
+from gkecap.simulate.environment import PlannedWorkload, PodsReady, PoolCapacity
+from gkecap.simulate.nodes import Delays, PoolNodes
 from gkecap.simulate.scheduler import Scheduler, evict
 from gkecap.simulate.timing import EvictionDelays
 
@@ -39,7 +43,7 @@ MAX_CYCLES_PER_INSTANT = 1_000
 class SimEvent:
     time: float
     workload: str
-    event: str  # submitted | admitted | preempted | finished | deactivated
+    event: str  # submitted | admitted | started | preempted | evicted | finished | deactivated
     pool: str | None = None
     borrowed: int = 0
     reason: str = ""
@@ -52,18 +56,26 @@ class WorkloadOutcome:
     name: str
     team: str
     submitted: float
-    accelerators: int
+    accelerators: int  # units of its pool's kind (`unit`)
     admitted: float | None = None
-    started: float | None = None  # first time its pods ran on nodes
+    started: float | None = None  # first time every pod ran
     finished: float | None = None
     pool: str | None = None
     preemptions: int = 0
     deactivated: bool = False
+    unit: str = ""
+    evictions: int = 0  # by waitForPodsReady
     lost: float = 0.0  # accelerator-seconds of runs cut short by preemption or eviction
 
     @property
     def wait_seconds(self) -> float | None:
+        """Wait to admission (quota reserved and admission checks passed)."""
         return None if self.admitted is None else self.admitted - self.submitted
+
+    @property
+    def wait_to_start(self) -> float | None:
+        """Wait until every pod ran: what its users wait for."""
+        return None if self.started is None else self.started - self.submitted
 
 
 @dataclass
@@ -84,12 +96,16 @@ class SimulationResult:
     workloads: list[WorkloadOutcome]
     events: list[SimEvent]
     runs: list[Run]
-    usage: dict[str, list[tuple[float, int, int]]]  # team -> [(time, accelerators reserved, borrowed)]
-    quotas: dict[str, int]  # team -> nominal accelerators
-    pool_nodes: dict[str, list[tuple[float, int]]]  # pool -> capacity steps
+    # team -> unit kind -> [(time, units reserved, borrowed)]; units of different kinds are never added up
+    usage: dict[str, dict[str, list[tuple[float, int, int]]]]
+    quotas: dict[str, dict[str, int]]  # team -> unit kind -> nominal
+    pool_nodes: dict[str, list[tuple[float, int, int, int]]]  # pool -> [(time, ready VMs, VMs with pods, units used)]
     end: float
     fair_sharing: bool
-    delays: EvictionDelays = EvictionDelays()
+    pools: dict[str, PoolCapacity] = field(default_factory=dict)
+    delays: Delays = Delays()
+    pods_ready: PodsReady | None = None
+    eviction: EvictionDelays = EvictionDelays()
     # Safety limits hit: [{"limit", "value", "at", "message"}] (none in a normal run)
     limits: list[dict] = field(default_factory=list)
     cycles: list = field(default_factory=list)  # gkecap.simulate.cycles.Cycle, filled by simulate_environment
@@ -99,7 +115,7 @@ class SimulationResult:
 class _State:
     planned: PlannedWorkload
     outcome: WorkloadOutcome
-    phase: str = "new"  # new | pending | reserved | running | terminating | backoff | finished | deactivated
+    phase: str = "new"  # new | pending | reserved | running | backoff | finished | deactivated
     token: int = 0
     pool: str | None = None
     nodes: int = 0
@@ -107,27 +123,41 @@ class _State:
     run: Run | None = None
     reserved_at: float = 0.0
     borrowed: int = 0
+    requeues: int = 0  # waitForPodsReady evictions so far (Kueue's requeueState.count)
 
 
 class Simulation:
     def __init__(self, cluster: Cluster, pools: Mapping[str, PoolCapacity], planned: list[PlannedWorkload],
-                 retry: tuple[int, float, float], *, start_iso: str = "", delays: EvictionDelays = EvictionDelays()):
+                 retry: tuple[int, float, float], *, start_iso: str = "", delays: Delays = Delays(),
+                 pods_ready: PodsReady | None = None, eviction: EvictionDelays = EvictionDelays()):
         self.cluster = cluster
-        self.delays = delays
+        self.eviction = eviction
         self.limits: list[dict] = []
         self.pools = dict(pools)
+        self.delays = delays
+        self.pods_ready = pods_ready
+        # Pools whose nodes are shared by the pods of many workloads (every pool but the queued ones).
+        self.placement = {name: PoolNodes(name, p.units_per_node, p.node_unit, p.nodes_at, autoscaled=p.autoscaled,
+                                          min_nodes=p.min_nodes, delays=delays)
+                          for name, p in self.pools.items() if not p.queued}
+        self.wakeups: set[tuple[float, str]] = set()
+        self.queued_samples: dict[str, list[tuple[float, int, int, int]]] = {
+            name: [(0.0, 0, 0, 0)] for name, p in self.pools.items() if p.queued}
+        self.queued_units = {name: 0 for name in self.queued_samples}
         self.scheduler = Scheduler(cluster)
         self.retry_limit, self.backoff_base, self.backoff_max = retry
         self.start_iso = start_iso
         self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators))
                        for p in planned}
+        self.units = {pool: p.unit for pool, p in self.pools.items()}
         self.order = [p.workload.name for p in planned]
         self.heap: list[tuple[float, int, str, str, int]] = []
         self.seq = 0
         self.events: list[SimEvent] = []
         self.runs: list[Run] = []
         self.in_use = {name: 0 for name in self.pools}
-        self.usage: dict[str, list[tuple[float, int, int]]] = {name: [(0.0, 0, 0)] for name in cluster.queues}
+        self.usage: dict[str, dict[str, list[tuple[float, int, int]]]] = {
+            name: {kind: [(0.0, 0, 0)] for kind in self._kinds(q)} for name, q in cluster.queues.items()}
         self.reserved: dict[str, _State] = {}  # quota reserved, not yet running, in reservation order
         self.now = 0.0
 
@@ -154,11 +184,13 @@ class Simulation:
             self._settle()
         # The scenario ends with its last workload event (capacity steps after it change nothing).
         end = max((e.time for e in self.events), default=0.0)
+        nodes = {name: p.samples for name, p in self.placement.items()}
+        nodes.update(self.queued_samples)
         return SimulationResult(
             self.start_iso, [self.states[n].outcome for n in self.order], self.events, self.runs, self.usage,
             {name: self._nominal(name) for name in self.cluster.queues},
-            {name: list(p.steps) for name, p in self.pools.items()}, end, self.cluster.fair_sharing,
-            self.delays, self.limits)
+            {name: nodes[name] for name in self.pools}, end, self.cluster.fair_sharing,
+            self.pools, self.delays, self.pods_ready, self.eviction, self.limits)
 
     def _settle(self) -> None:
         # Victims released at once (no pods running, or `termination: 0s`) re-enter their queues after the next
@@ -211,13 +243,46 @@ class Simulation:
         self.events.append(SimEvent(self.now, name, "finished", state.pool))
 
     def _on_capacity(self, pool: str, token: int) -> None:
-        """Nodes come or go: nothing for Kueue's quota; the settle that follows starts workloads that wait for them."""
+        """What the pool can have changes: nothing for Kueue's quota; the settle that follows starts workloads that
+        wait for nodes."""
+        if pool in self.placement:
+            self.placement[pool].touch()
+
+    def _on_nodes(self, pool: str, token: int) -> None:
+        """Nodes of an autoscaled pool come up, or an empty one is due to be removed."""
+        self.wakeups.discard((self.now, pool))
+        self.placement[pool].touch()
+
+    def _on_pods_ready(self, name: str, token: int) -> None:
+        """waitForPodsReady's timeout: a workload admitted this long ago whose pods do not all run is evicted and
+        requeued after Kueue's back-off (UpdateRequeueState, pkg/workload/workload.go @ v0.19.2: base x 2^(n-1),
+        at most the maximum; no limit on the count: gkecap sets none)."""
+        state = self.states[name]
+        if state.token != token or state.phase != "reserved" or self.pods_ready is None:
+            return
+        state.requeues += 1
+        state.outcome.evictions += 1
+        delay = min(self.pods_ready.backoff_base * 2.0 ** min(state.requeues - 1, 62), self.pods_ready.backoff_max)
+        pool = self.pools[state.pool]  # type: ignore[index]
+        self._release(state, "evicted")
+        state.phase = "backoff"
+        # requeuingStrategy.timestamp Eviction: the queue orders it by the eviction time (GetQueueOrderTimestamp).
+        state.planned.workload.timestamp = self.now
+        reason = f"PodsReadyTimeout: pods not all running {self.pods_ready.timeout:g} s after admission; "
+        if not pool.ever_at_least(self.now, pool.nodes_for(state.planned.accelerators)):
+            # Kueue requeues it forever; the pool never has the nodes again, so the simulation stops here.
+            state.phase = "stranded"
+            self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + (
+                f"{pool.name} never has the nodes again: requeued forever without running")))
+            return
+        self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + f"requeued in {delay:g} s"))
+        self._push(self.now + delay, "retry", name, state.token)
 
     def _on_calendar_end(self, pool: str, token: int) -> None:
         for state in [s for s in self.states.values() if s.pool == pool and s.phase in ("reserved", "running")]:
             self._evict(state, "preempted", "the calendar reservation's window ended")
         for state in [s for s in self.states.values() if s.pool == pool and s.phase == "terminating"]:
-            state.run.end = self.now  # type: ignore[union-attr]  # its nodes are gone: so are its pods
+            state.run.end = max(self.now, state.run.start)  # type: ignore[union-attr]  # its nodes are gone
             self._on_terminated(state.planned.workload.name, state.token)
 
     def _on_retry(self, name: str, token: int) -> None:
@@ -234,9 +299,9 @@ class Simulation:
         w = state.planned.workload
         self._release(state, "preempted")
         self.cluster.mark_evicted(w, False)
-        if self.delays.requeue > 0:
+        if self.eviction.requeue > 0:
             state.phase = "backoff"
-            self._push(self.now + self.delays.requeue, "retry", name, state.token)
+            self._push(self.now + self.eviction.requeue, "retry", name, state.token)
         else:
             state.phase = "pending"
             self.scheduler.submit(w)
@@ -252,6 +317,7 @@ class Simulation:
         w = state.planned.workload
         state.pool = self._accelerator_pool(w)
         state.outcome.pool = state.pool
+        state.outcome.unit = self.units[state.pool]
         state.phase = "reserved"
         state.token += 1
         state.reserved_at = self.now
@@ -264,14 +330,37 @@ class Simulation:
     def _admitted(self, state: _State, borrowed: int) -> None:
         if state.outcome.admitted is None:
             state.outcome.admitted = self.now
-        self.events.append(SimEvent(self.now, state.planned.workload.name, "admitted", state.pool, borrowed))
+        name = state.planned.workload.name
+        self.events.append(SimEvent(self.now, name, "admitted", state.pool, borrowed))
+        nodes = self.placement.get(state.pool)  # type: ignore[arg-type]
+        if nodes is not None:
+            w = state.planned.workload
+            pod_set = w.pod_sets[0]
+            nodes.admit(name, pod_set.count, state.planned.accelerators // pod_set.count, (-w.priority, self.now, w.seq))
+            if self.pods_ready is not None:
+                self._push(self.now + self.pods_ready.timeout, "pods-ready", name, state.token)
 
     def _provision(self) -> bool:
-        """Start the reserved workloads whose nodes the pool can supply now (oldest reservation first); fail the
-        provisioning requests that the pool can never satisfy."""
+        """Start the admitted workloads whose pods all found room on shared nodes; provision the queued pools'
+        requests whose whole VMs the pool can supply now (oldest reservation first) and fail those the pool can
+        never satisfy."""
         changed = False
+        for pool_name, nodes in self.placement.items():
+            if not nodes.dirty:  # nothing bound, freed, obtainable or due since its last look
+                continue
+            for name in nodes.schedule(self.now):
+                state = self.states[name]
+                del self.reserved[name]
+                self._start(state, 0)
+                changed = True
+            wake = nodes.next_change(self.now)
+            if wake is not None and (wake, pool_name) not in self.wakeups:
+                self.wakeups.add((wake, pool_name))
+                self._push(wake, "nodes", pool_name)
         for name, state in list(self.reserved.items()):
             pool = self.pools[state.pool]  # type: ignore[index]
+            if not pool.queued:
+                continue
             need = pool.nodes_for(state.planned.accelerators)
             free = pool.nodes_at(self.now) - self.in_use[pool.name]
             if free >= need:
@@ -287,14 +376,28 @@ class Simulation:
         return changed
 
     def _start(self, state: _State, nodes: int) -> None:
+        """Every pod is bound (`nodes`: the VMs of a queued pool's request): running after the pod start delay."""
         state.phase = "running"
+        running = self.now + self.delays.pod_start
         if state.outcome.started is None:
-            state.outcome.started = self.now
+            state.outcome.started = running
         state.nodes = nodes
-        self.in_use[state.pool] += nodes  # type: ignore[index]
-        state.run = Run(state.pool, state.planned.workload.name, state.planned.team, self.now, None, "")  # type: ignore[arg-type]
+        if nodes:
+            self.in_use[state.pool] += nodes  # type: ignore[index]
+            self._queued_sample(state.pool, state.planned.accelerators)  # type: ignore[arg-type]
+        state.run = Run(state.pool, state.planned.workload.name, state.planned.team, running, None, "")  # type: ignore[arg-type]
         self.runs.append(state.run)
-        self._push(self.now + state.planned.duration, "finish", state.planned.workload.name, state.token)
+        self._push(running + state.planned.duration, "finish", state.planned.workload.name, state.token)
+
+    def _queued_sample(self, pool: str, units: int) -> None:
+        self.queued_units[pool] += units
+        nodes = self.in_use[pool]
+        samples = self.queued_samples[pool]
+        entry = (self.now, nodes, nodes, self.queued_units[pool])
+        if samples[-1][0] == self.now:
+            samples[-1] = entry
+        else:
+            samples.append(entry)
 
     def _provisioning_failed(self, state: _State) -> None:
         state.failures += 1
@@ -316,7 +419,7 @@ class Simulation:
     def _preempt(self, state: _State, reason: str, preemptor: str) -> bool:
         """Evict a preemption's target; whether it was released at once (else its pods terminate first)."""
         run = state.run if state.phase == "running" else None
-        delay = self.delays.termination if run is not None else self.delays.release
+        delay = self.eviction.termination if run is not None else self.eviction.release
         if delay <= 0:
             self._evict(state, "preempted", reason, requeue=False, by=preemptor)
             return True
@@ -324,13 +427,15 @@ class Simulation:
         end = self.now + delay
         lost = 0.0
         if run is not None:
-            run.end, run.outcome = end, "preempted"
-            lost = state.planned.accelerators * (end - run.start)
+            run.end, run.outcome = max(end, run.start), "preempted"
+            lost = state.planned.accelerators * max(0.0, end - run.start)
         self.reserved.pop(name, None)  # its pods, if any were pending, are deleted: they no longer wait for nodes
+        if run is None and state.pool in self.placement:
+            self.placement[state.pool].release(name, self.now)
         state.outcome.preemptions += 1
         state.outcome.lost += lost
         state.phase = "terminating"
-        state.token += 1  # its completion no longer comes
+        state.token += 1  # its completion (and its waitForPodsReady timeout) no longer come
         self.cluster.mark_evicted(state.planned.workload, True)
         self.events.append(SimEvent(self.now, name, "preempted", state.pool, reason=reason, by=preemptor, lost=lost))
         self._push(end, "terminated", name, state.token)
@@ -340,7 +445,7 @@ class Simulation:
         pool = state.pool
         lost = 0.0
         if state.phase == "running" and state.run is not None:
-            lost = state.planned.accelerators * (self.now - state.run.start)
+            lost = state.planned.accelerators * max(0.0, self.now - state.run.start)
         state.outcome.preemptions += 1
         state.outcome.lost += lost
         self.reserved.pop(state.planned.workload.name, None)
@@ -355,10 +460,13 @@ class Simulation:
         """Give back the quota and the nodes."""
         w = state.planned.workload
         if state.run is not None and state.run.end is None:
-            state.run.end, state.run.outcome = self.now, outcome
+            state.run.end, state.run.outcome = max(self.now, state.run.start), outcome
         if state.nodes:
             self.in_use[state.pool] -= state.nodes  # type: ignore[index]
+            self._queued_sample(state.pool, -state.planned.accelerators)  # type: ignore[arg-type]
             state.nodes = 0
+        if state.pool in self.placement:
+            self.placement[state.pool].release(w.name, self.now)
         state.token += 1
         self.reserved.pop(w.name, None)
         if w.flavors is not None:
@@ -369,16 +477,36 @@ class Simulation:
 
     # -- accounting -----------------------------------------------------------------------------------------
 
-    def _nominal(self, queue: str) -> int:
+    def _kind(self, fr: tuple[str, str]) -> str | None:
+        """The unit kind of a flavor-resource's quota (its pool's), None for host resources."""
+        flavor, resource = fr
+        if resource in HOST_RESOURCES:
+            return None
+        return self.units.get(flavor, resource)
+
+    def _kinds(self, q) -> list[str]:
+        return list(dict.fromkeys(k for fr in q.quotas if (k := self._kind(fr)) is not None))
+
+    def _nominal(self, queue: str) -> dict[str, int]:
         q = self.cluster.queues[queue]
-        return sum(quota.nominal for (flavor, resource), quota in q.quotas.items() if resource not in HOST_RESOURCES)
+        result: dict[str, int] = {}
+        for fr, quota in q.quotas.items():
+            kind = self._kind(fr)
+            if kind is not None:
+                result[kind] = result.get(kind, 0) + quota.nominal
+        return result
 
     def _record_usage(self, queue_name: str, fr: tuple[str, str], added: int) -> int:
-        """Note the queue's accelerator usage now; returns what `added` borrows beyond the nominal quota of `fr`."""
+        """Note the queue's usage of `fr`'s unit kind now; returns what `added` borrows beyond the nominal quota of
+        `fr`."""
         q = self.cluster.queues[queue_name]
-        used = sum(v for (f, r), v in q.usage.items() if r not in HOST_RESOURCES)
-        borrowed = sum(max(0, v - q.quota((f, r)).nominal) for (f, r), v in q.usage.items() if r not in HOST_RESOURCES)
-        samples = self.usage[queue_name]
+        kind = self._kind(fr)
+        used = borrowed = 0
+        for other, v in q.usage.items():
+            if self._kind(other) == kind:
+                used += v
+                borrowed += max(0, v - q.quota(other).nominal)
+        samples = self.usage[queue_name].setdefault(kind, [(0.0, 0, 0)])  # type: ignore[arg-type]
         if samples[-1][0] == self.now:
             samples[-1] = (self.now, used, borrowed)
         else:

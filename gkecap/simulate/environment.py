@@ -18,7 +18,9 @@ from datetime import datetime
 from typing import Iterable, Mapping
 
 from gkecap.components.k8s.quantity import parse_quantity
+from gkecap.components.kubernetes_objects.admission_policy import policy_name
 from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
+from gkecap.components.kubernetes_objects.kueue_chart import WAIT_FOR_PODS_READY, wait_for_pods_ready_on
 from gkecap.components.model import CapacityModel, PoolPlan
 from gkecap.components.gke import POOL_LABEL
 from gkecap.simulate.cluster import (
@@ -32,7 +34,8 @@ from gkecap.simulate.cluster import (
     Workload,
 )
 from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
-from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError
+from gkecap.simulate.nodes import Delays
+from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, parse_duration
 from gkecap.components.issues import Issue
 
 # Capacity models whose obtainable nodes the workloads file may describe (obtained on demand).
@@ -120,19 +123,32 @@ def priority_values(objects: Iterable[Mapping]) -> dict[str, int]:
 # --- pools -----------------------------------------------------------------------------------------------
 
 
+# Capacity models whose nodes the cluster autoscaler adds for pending pods and removes when empty; reservation and
+# calendar pools have their reserved VMs (a calendar pool inside its window), queued pools one ProvisioningRequest
+# per workload.
+AUTOSCALED = ("on-demand", "spot", "flex-start")
+
+
 @dataclass
 class PoolCapacity:
-    """A pool's nodes over time (seconds from the scenario start): `steps` is [(from, nodes)], sorted."""
+    """A pool's nodes over time (seconds from the scenario start): `steps` is [(from, nodes)], sorted: what it
+    can have (autoscaled pools) or has (reservation and calendar pools)."""
 
     name: str
     capacity_model: str
     resource: str
-    accelerators_per_node: int
+    units_per_node: int  # what a node advertises: GPUs, TPU chips, or MIG partitions x sharing clients
     node_unit: int  # nodes provisioned together: a multi-host TPU slice's VMs, else 1
     max_nodes: int
     steps: list[tuple[float, int]] = field(default_factory=list)
     queued: bool = False
     calendar_end: float | None = None
+    min_nodes: int = 0
+    unit: str = "GPUs"  # the kind of its units (`unit_kind`): units of different kinds are never added up
+
+    @property
+    def autoscaled(self) -> bool:
+        return self.capacity_model in AUTOSCALED
 
     def nodes_at(self, t: float) -> int:
         nodes = 0
@@ -149,7 +165,7 @@ class PoolCapacity:
 
     def nodes_for(self, accelerators: int) -> int:
         """Whole VMs (whole slices for a multi-host TPU pool) that hold `accelerators`."""
-        per_unit = self.accelerators_per_node * self.node_unit
+        per_unit = self.units_per_node * self.node_unit
         return math.ceil(accelerators / per_unit) * self.node_unit
 
 
@@ -158,9 +174,9 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
     result = {}
     for pool in model.pools:
         capacity = PoolCapacity(
-            pool.name, pool.capacity, pool.resource_name, pool.accelerators_per_node,
+            pool.name, pool.capacity, pool.resource_name, pool.units_per_node or pool.accelerators_per_node,
             pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
-            queued=pool.queued)
+            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
             capacity.steps = _calendar_steps(pool, start)
@@ -172,6 +188,20 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
             capacity.steps = [(0.0, pool.max_nodes)]
         result[pool.name] = capacity
     return result
+
+
+def unit_kind(pool: PoolPlan) -> str:
+    """What a pool's quota and capacity count: whole GPUs, TPU chips, or GPU units of one MIG profile and sharing
+    (a node's advertised devices, catalog.gpu_units_per_vm). Units of different kinds are never added up."""
+    if pool.is_tpu:
+        return "TPU chips"
+    parts = []
+    if pool.gpu_partition_size:
+        parts.append(f"MIG {pool.gpu_partition_size}")
+    sharing = pool.gpu_sharing
+    if sharing is not None and sharing.max_shared_clients_per_gpu and sharing.max_shared_clients_per_gpu > 1:
+        parts.append(f"{sharing.strategy.lower().replace('_', '-')} x{sharing.max_shared_clients_per_gpu}")
+    return f"GPU units ({', '.join(parts)})" if parts else "GPUs"
 
 
 def _calendar_steps(pool: PoolPlan, start: datetime) -> list[tuple[float, int]]:
@@ -211,9 +241,29 @@ class PlannedWorkload:
     resource: str
 
 
+# Kueue's LocalQueueDefaulting (GA in v0.17): a job without kueue.x-k8s.io/queue-name in a managed namespace gets
+# the LocalQueue named "default" of its namespace, when there is one (v0.19.2 pkg/controller/constants/constants.go
+# DefaultLocalQueueName, pkg/controller/jobframework/defaults.go).
+DEFAULT_LOCAL_QUEUE = "default"
+
+
+def default_local_queues(objects: Iterable[Mapping]) -> dict[str, str]:
+    """Namespace -> the ClusterQueue of its LocalQueue named `default`, from the emitted objects."""
+    return {
+        o["metadata"]["namespace"]: o["spec"]["clusterQueue"]
+        for o in objects
+        if o.get("kind") == "LocalQueue" and o["metadata"].get("name") == DEFAULT_LOCAL_QUEUE
+    }
+
+
 def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, PoolCapacity],
-                   workloads: WorkloadsFile, priorities: Mapping[str, int], *, where: str = "") -> list[PlannedWorkload]:
-    """The workloads of the file, one per copy; WorkloadsFileError with every problem at its YAML path."""
+                   workloads: WorkloadsFile, priorities: Mapping[str, int], *, where: str = "",
+                   default_queues: Mapping[str, str] | None = None) -> list[PlannedWorkload]:
+    """The workloads of the file, one per copy; WorkloadsFileError with every problem at its YAML path.
+
+    A workload with `queueLabel: false` is submitted in its team's first namespace without a queue name: it goes
+    to that namespace's default LocalQueue (`default_queues`), or, without one, the team's admission policy
+    refuses it (an error naming the policy)."""
     issues: list[Issue] = []
     teams = sorted(cluster.queues)
     result: list[PlannedWorkload] = []
@@ -224,6 +274,17 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
         if queue is None:
             issues.append(Issue(f"{path}.team", f"{entry.team!r} is not a team of the environment; teams: {', '.join(teams)}"))
             continue
+        if not entry.queue_label:
+            namespace = model.team(entry.team).namespaces[0]
+            target = (default_queues or {}).get(namespace)
+            if target != entry.team:
+                issues.append(Issue(f"{path}.queueLabel", (
+                    f"a job without kueue.x-k8s.io/queue-name in namespace {namespace!r} has no default LocalQueue to "
+                    f"go to, so the admission policy {policy_name(entry.team)} refuses it; give it the queue label")
+                    if target is None else (
+                    f"a job without kueue.x-k8s.io/queue-name in namespace {namespace!r} would go to ClusterQueue "
+                    f"{target!r}, not team {entry.team!r}'s")))
+                continue
         queue_pools = [f for g in queue.resource_groups for f in g.flavors if f in pools]
         if entry.pool is not None and entry.pool not in queue_pools:
             known = ", ".join(queue_pools) or "none"
@@ -234,15 +295,17 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             allowed = ", ".join(priorities) or "none (the environment declares no priorityClasses)"
             issues.append(Issue(f"{path}.priority", f"{entry.priority!r} is not a priority class of the environment; allowed: {allowed}"))
         candidates = [entry.pool] if entry.pool else queue_pools
+        # `accelerators` counts one kind of unit: a team with quota in several kinds names the pool.
+        units = sorted({pools[p].unit for p in candidates})
         kinds = sorted({pools[p].resource for p in candidates})
-        if len(kinds) > 1:
-            issues.append(Issue(f"{path}.pool", f"team {entry.team!r} has quota on pools of {' and '.join(kinds)}; "
+        if len(units) > 1 or len(kinds) > 1:
+            issues.append(Issue(f"{path}.pool", f"team {entry.team!r} has quota on pools of {' and '.join(units)}; "
                                 f"name the pool (allowed: {', '.join(candidates)})"))
             continue
         if not kinds:
             issues.append(Issue(f"{path}.team", f"team {entry.team!r} has no quota on any pool; name a `pool`"))
             continue
-        largest = max(pools[p].accelerators_per_node * pools[p].node_unit for p in candidates)
+        largest = max(pools[p].units_per_node * pools[p].node_unit for p in candidates)
         if entry.accelerators > largest:
             where_ = entry.pool or "any pool of the team"
             issues.append(Issue(f"{path}.accelerators", f"{entry.accelerators} per pod do not fit on one node of {where_} "
@@ -273,6 +336,34 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result
+
+
+@dataclass(frozen=True)
+class PodsReady:
+    """Kueue's waitForPodsReady as gkecap configures it (kueue_chart.WAIT_FOR_PODS_READY), in seconds."""
+
+    timeout: float
+    backoff_base: float
+    backoff_max: float
+
+
+def pods_ready(model: CapacityModel) -> PodsReady | None:
+    """waitForPodsReady of the environment's Kueue: on when `gkecap plan` turns it on (calendar pools)."""
+    if not wait_for_pods_ready_on(p.capacity for p in model.pools):
+        return None
+    settings = WAIT_FOR_PODS_READY
+    requeuing = settings["requeuingStrategy"]
+    return PodsReady(parse_duration(settings["timeout"]), float(requeuing["backoffBaseSeconds"]),
+                     float(requeuing["backoffMaxSeconds"]))
+
+
+def delays(workloads: WorkloadsFile) -> Delays:
+    """The documented default delays (gkecap.simulate.nodes), with the workloads file's overrides."""
+    given = workloads.delays
+    default = Delays()
+    return Delays(default.provisioning if given.provisioning is None else given.provisioning,
+                  default.scale_down if given.scale_down is None else given.scale_down,
+                  default.pod_start if given.pod_start is None else given.pod_start)
 
 
 def provisioning_retry() -> tuple[int, float, float]:

@@ -1,31 +1,40 @@
 """A simulation's result as the JSON document of `gkecap simulate --format json`, and as the text report.
 
-JSON (times in seconds from the scenario start; `admitted`/`finished` null when it never happens; `started`, the
-first time its pods ran on nodes, is an addition to the issue's format):
-`{"workloads": [{"name", "team", "submitted", "admitted", "finished", "pool", "preemptions", "waitSeconds", "started",
-                 "acceleratorHoursLost"}],
+JSON (times in seconds from the scenario start; null when it never happens):
+`{"workloads": [{"name", "team", "submitted", "admitted", "started", "finished", "pool", "unit", "preemptions",
+                 "evictions", "waitSeconds" (to admission), "waitToStartSeconds", "acceleratorHoursLost"}],
   "events": [{"time", "workload", "event", "pool", "borrowed", "reason", "by", "acceleratorHoursLost"}],
-  "teams": [{"name", "quota", "peakUsage", "borrowedSeconds", "meanWaitSeconds"}],
+  "teams": [{"name", "quota": {unit: n}, "peakUsage": {unit: n}, "borrowedSeconds", "waitToAdmission": {...},
+             "waitToStart": {...}, "meanWaitSeconds"}],
+  "pools": [{"name", "capacityModel", "unit", "nodeHours", "usedNodeHours", "idleNodeHours", "unitHours",
+             "usedUnitHours", "reservedNodeHours", "idleReservedNodeHours"}],
   "cycles": [{"teams", "workloads", "firstAt", "lastAt", "evictions", "gpuHoursLost", "unit", "reasons",
               "breaks": [{"change", "why", "canTry", "verified"}]}],
-  "delays": {"terminationSeconds", "releaseSeconds", "requeueSeconds"},
   "limits": [{"limit", "value", "at", "message"}], "summary": {...}}`
 `acceleratorHoursLost` is the accelerator time of runs cut short (their work starts over); a cycle's `gpuHoursLost`
-is the same for its own evictions, in its pools' `unit` (GPUs, or TPU chips on TPU pools).
+is the same for its own evictions, in its pools' `unit` (GPUs, or TPU chips on TPU pools). `limits` lists the
+simulator's safety limits reached (none in a normal run).
+`admitted` is Kueue's admission (quota reserved, admission checks passed); `started` is when every pod ran (after
+node provisioning and the pod start delay). Waits are {mean, p50, p95, max, count} in seconds over the workloads that
+got there (percentiles by nearest rank). Quota and usage are per unit kind (GPUs, TPU chips, GPU units of one MIG
+profile or sharing): units of different kinds are never added up.
 """
 
 from __future__ import annotations
 
+import math
 from statistics import mean
-from typing import Any
+from typing import Any, Iterable
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from gkecap.simulate.engine import SimulationResult
 
-NOTABLE = ("preempted", "deactivated")
+NOTABLE = ("preempted", "evicted", "deactivated")
+RESERVED_MODELS = ("reservation", "calendar")  # capacity paid for whether or not pods run
 
 
 def _seconds(value: float | None) -> float | int | None:
@@ -34,8 +43,9 @@ def _seconds(value: float | None) -> float | int | None:
     return int(value) if float(value).is_integer() else round(value, 3)
 
 
-def _hours(accelerator_seconds: float) -> float | int:
-    return _seconds(round(accelerator_seconds / 3600.0, 3))  # type: ignore[return-value]
+def _hours(seconds: float) -> float | int:
+    value = round(seconds / 3600.0, 3)
+    return int(value) if value.is_integer() else value
 
 
 def cycle_rows(result: SimulationResult) -> list[dict[str, Any]]:
@@ -46,44 +56,121 @@ def cycle_rows(result: SimulationResult) -> list[dict[str, Any]]:
     } for c in result.cycles]
 
 
+def wait_stats(samples: Iterable[float]) -> dict[str, Any]:
+    """{mean, p50, p95, max, count} of waits in seconds; nearest-rank percentiles (a value that occurred)."""
+    values = sorted(samples)
+    if not values:
+        return {"mean": None, "p50": None, "p95": None, "max": None, "count": 0}
+
+    def rank(p: float) -> float:
+        return values[max(0, math.ceil(p * len(values)) - 1)]
+
+    return {"mean": _seconds(mean(values)), "p50": _seconds(rank(0.5)), "p95": _seconds(rank(0.95)),
+            "max": _seconds(values[-1]), "count": len(values)}
+
+
 def team_rows(result: SimulationResult) -> list[dict[str, Any]]:
-    waits: dict[str, list[float]] = {}
+    to_admission: dict[str, list[float]] = {}
+    to_start: dict[str, list[float]] = {}
     for w in result.workloads:
         if w.wait_seconds is not None:
-            waits.setdefault(w.team, []).append(w.wait_seconds)
+            to_admission.setdefault(w.team, []).append(w.wait_seconds)
+        if w.wait_to_start is not None:
+            to_start.setdefault(w.team, []).append(w.wait_to_start)
     rows = []
-    for team, samples in result.usage.items():
-        borrowed = 0.0
-        for (t, _, b), (t_next, _, _) in zip(samples, samples[1:] + [(result.end, 0, 0)]):
-            if b > 0:
-                borrowed += t_next - t
+    for team, kinds in result.usage.items():
+        borrowing: list[tuple[float, float]] = []
+        peak: dict[str, int] = {}
+        for kind, samples in kinds.items():
+            peak[kind] = max(u for _, u, _ in samples)
+            for (t, _, b), (t_next, _, _) in zip(samples, samples[1:] + [(result.end, 0, 0)]):
+                if b > 0 and t_next > t:
+                    borrowing.append((t, t_next))
+        admission = wait_stats(to_admission.get(team, ()))
         rows.append({
             "name": team,
-            "quota": result.quotas[team],
-            "peakUsage": max(u for _, u, _ in samples),
-            "borrowedSeconds": _seconds(borrowed),
-            "meanWaitSeconds": _seconds(mean(waits[team])) if waits.get(team) else None,
+            "quota": dict(result.quotas[team]),
+            "peakUsage": peak,
+            "borrowedSeconds": _seconds(_covered(borrowing)),
+            "waitToAdmission": admission,
+            "waitToStart": wait_stats(to_start.get(team, ())),
+            "meanWaitSeconds": admission["mean"],
         })
+    return rows
+
+
+def _covered(spans: list[tuple[float, float]]) -> float:
+    """Seconds covered by the union of spans (borrowing in two unit kinds at once counts once)."""
+    total, reach = 0.0, -math.inf
+    for start, end in sorted(spans):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
+def pool_rows(result: SimulationResult) -> list[dict[str, Any]]:
+    """Per pool over the scenario: node-hours provisioned (ready VMs) and used (VMs running pods), unit-hours, and
+    for reservation and calendar pools the reserved node-hours (its VMs, paid whether used or not) left idle."""
+    rows = []
+    for name, samples in result.pool_nodes.items():
+        pool = result.pools.get(name)
+        nodes = used_nodes = units_used = 0.0
+        for (t, ready, busy, used), (t_next, *_) in zip(samples, samples[1:] + [(max(result.end, samples[-1][0]),)]):
+            span = max(0.0, min(t_next, result.end) - t)
+            nodes += ready * span
+            used_nodes += busy * span
+            units_used += used * span
+        per_node = pool.units_per_node if pool is not None else 0
+        row: dict[str, Any] = {
+            "name": name,
+            "capacityModel": pool.capacity_model if pool is not None else None,
+            "unit": pool.unit if pool is not None else None,
+            "nodeHours": _hours(nodes), "usedNodeHours": _hours(used_nodes), "idleNodeHours": _hours(nodes - used_nodes),
+            "unitHours": _hours(nodes * per_node), "usedUnitHours": _hours(units_used),
+            "reservedNodeHours": None, "idleReservedNodeHours": None,
+        }
+        if pool is not None and pool.capacity_model in RESERVED_MODELS:
+            reserved = 0.0
+            for (t, count), (t_next, _) in zip(pool.steps, pool.steps[1:] + [(max(result.end, pool.steps[-1][0]), 0)]):
+                reserved += count * max(0.0, min(t_next, result.end) - min(t, result.end))
+            row["reservedNodeHours"] = _hours(reserved)
+            row["idleReservedNodeHours"] = _hours(max(0.0, reserved - used_nodes))
+        rows.append(row)
     return rows
 
 
 def summary(result: SimulationResult) -> dict[str, Any]:
     workloads = result.workloads
     waits = [w.wait_seconds for w in workloads if w.wait_seconds is not None]
+    delays = result.delays
     return {
         "start": result.start_iso,
         "endSeconds": _seconds(result.end),
         "fairSharing": result.fair_sharing,
         "workloads": len(workloads),
         "admitted": sum(w.admitted is not None for w in workloads),
+        "started": sum(w.started is not None for w in workloads),
         "finished": sum(w.finished is not None for w in workloads),
         "neverAdmitted": sum(w.admitted is None for w in workloads),
         "deactivated": sum(w.deactivated for w in workloads),
         "preemptions": sum(w.preemptions for w in workloads),
+        "evictions": sum(w.evictions for w in workloads),
         "acceleratorHoursLost": _hours(sum(w.lost for w in workloads)),
         "cycles": len(result.cycles),
         "meanWaitSeconds": _seconds(mean(waits)) if waits else None,
         "maxWaitSeconds": _seconds(max(waits)) if waits else None,
+        "waitToAdmission": wait_stats(waits),
+        "waitToStart": wait_stats(w.wait_to_start for w in workloads if w.wait_to_start is not None),
+        "delays": {"provisioningSeconds": _seconds(delays.provisioning), "scaleDownSeconds": _seconds(delays.scale_down),
+                   "podStartSeconds": _seconds(delays.pod_start),
+                   "terminationSeconds": _seconds(result.eviction.termination),
+                   "releaseSeconds": _seconds(result.eviction.release),
+                   "requeueSeconds": _seconds(result.eviction.requeue)},
+        "waitForPodsReady": None if result.pods_ready is None else {
+            "timeoutSeconds": _seconds(result.pods_ready.timeout),
+            "backoffBaseSeconds": _seconds(result.pods_ready.backoff_base),
+            "backoffMaxSeconds": _seconds(result.pods_ready.backoff_max)},
     }
 
 
@@ -91,22 +178,39 @@ def to_document(result: SimulationResult) -> dict[str, Any]:
     return {
         "workloads": [{
             "name": w.name, "team": w.team, "submitted": _seconds(w.submitted), "admitted": _seconds(w.admitted),
-            "finished": _seconds(w.finished), "pool": w.pool, "preemptions": w.preemptions,
-            "waitSeconds": _seconds(w.wait_seconds), "started": _seconds(w.started),
-            "acceleratorHoursLost": _hours(w.lost),
+            "started": _seconds(w.started), "finished": _seconds(w.finished), "pool": w.pool, "unit": w.unit or None,
+            "preemptions": w.preemptions, "evictions": w.evictions, "waitSeconds": _seconds(w.wait_seconds),
+            "waitToStartSeconds": _seconds(w.wait_to_start), "acceleratorHoursLost": _hours(w.lost),
         } for w in result.workloads],
         "events": [{
             "time": _seconds(e.time), "workload": e.workload, "event": e.event, "pool": e.pool,
             "borrowed": e.borrowed, "reason": e.reason, "by": e.by, "acceleratorHoursLost": _hours(e.lost),
         } for e in result.events],
         "teams": team_rows(result),
+        "pools": pool_rows(result),
         "cycles": cycle_rows(result),
-        "delays": {"terminationSeconds": _seconds(result.delays.termination),
-                   "releaseSeconds": _seconds(result.delays.release),
-                   "requeueSeconds": _seconds(result.delays.requeue)},
         "limits": [{**limit, "at": _seconds(limit["at"])} for limit in result.limits],
         "summary": summary(result),
     }
+
+
+def units_text(counts: dict[str, int]) -> str:
+    """`4 GPUs, 16 TPU chips`: one number per unit kind, never a sum."""
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items()) or "0"
+
+
+def span(seconds: float | None) -> str:
+    """`45s`, `12m`, `1h05m`, `2d16h`: a short duration for table cells."""
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    if seconds < 86400:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 86400}d{seconds % 86400 // 3600:02d}h"
 
 
 def clock(seconds: float | None) -> str:
@@ -123,21 +227,54 @@ def clock(seconds: float | None) -> str:
 def render_text(result: SimulationResult, console: Console, *, source: str = "", max_events: int = 40) -> None:
     facts = summary(result)
     console.print(f"[bold]Simulation[/bold] of {source} from {result.start_iso}: {facts['workloads']} workloads, "
-                  f"{facts['admitted']} admitted, {facts['finished']} finished, {facts['preemptions']} preemptions, "
+                  f"{facts['admitted']} admitted, {facts['started']} started, {facts['finished']} finished, "
+                  f"{facts['preemptions']} preemptions, {facts['evictions']} evictions, "
                   f"{facts['deactivated']} deactivated, {facts['neverAdmitted']} never admitted"
                   + (" (fair sharing)" if result.fair_sharing else ""))
-    table = Table(title="Teams", title_justify="left")
-    for column in ("team", "quota", "peak usage", "borrowed for", "mean wait"):
-        table.add_column(column, justify="left" if column == "team" else "right")
+    start = facts["waitToStart"]
+    console.print(f"Wait to start (every pod running): mean {clock(start['mean'])}, p50 {clock(start['p50'])}, "
+                  f"p95 {clock(start['p95'])}, max {clock(start['max'])}; wait to admission: mean "
+                  f"{clock(facts['waitToAdmission']['mean'])}, max {clock(facts['waitToAdmission']['max'])}")
+    table = Table(title="Teams: waits until every pod ran (start) and until Kueue admitted", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("team", "peak of quota", "borrowed", "start mean", "p50", "p95", "max", "admission mean"):
+        table.add_column(column, justify="left" if column in ("team", "peak of quota") else "right")
     for row in team_rows(result):
-        table.add_row(row["name"], str(row["quota"]), str(row["peakUsage"]), clock(row["borrowedSeconds"]),
-                      clock(row["meanWaitSeconds"]))
+        s, a = row["waitToStart"], row["waitToAdmission"]
+        usage = "\n".join(f"{row['peakUsage'].get(kind, 0)} of {n} {kind}" for kind, n in row["quota"].items()
+                          if n or row["peakUsage"].get(kind))
+        table.add_row(row["name"], usage or "-", span(row["borrowedSeconds"]), span(s["mean"]), span(s["p50"]),
+                      span(s["p95"]), span(s["max"]), span(a["mean"]))
     console.print(table)
-    notable = [e for e in result.events if e.event in NOTABLE or (e.event == "admitted" and e.borrowed)]
+    pools = Table(title="Pools: node-hours (idle: ready VMs without pods)", title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for column in ("pool", "capacity", "unit", "provisioned", "used", "idle", "reserved idle"):
+        pools.add_column(column, justify="left" if column in ("pool", "capacity", "unit") else "right")
+    for row in pool_rows(result):
+        pools.add_row(row["name"], str(row["capacityModel"]), str(row["unit"]), str(row["nodeHours"]),
+                      str(row["usedNodeHours"]), str(row["idleNodeHours"]),
+                      "-" if row["idleReservedNodeHours"] is None else
+                      f"{row['idleReservedNodeHours']} of {row['reservedNodeHours']}")
+    console.print(pools)
+    evictions: dict[str, int] = {}
+    for e in result.events:
+        if e.event == "evicted":
+            evictions[e.workload] = evictions.get(e.workload, 0) + 1
+    shown: set[str] = set()
+    notable = []
+    for e in result.events:
+        if e.event == "evicted":  # waitForPodsReady repeats itself: the first eviction of each workload, counted
+            if e.workload in shown:
+                continue
+            shown.add(e.workload)
+        if e.event in NOTABLE or (e.event == "admitted" and e.borrowed):
+            notable.append(e)
     if notable:
-        console.print("[bold]Notable events[/bold] (borrowing admissions, preemptions, deactivations)")
+        console.print("[bold]Notable events[/bold] (borrowing admissions, preemptions, evictions, deactivations)")
         for e in notable[:max_events]:
             detail = f"borrows {e.borrowed}" if e.event == "admitted" else e.reason
+            if e.event == "evicted" and evictions[e.workload] > 1:
+                detail += f" (evicted {evictions[e.workload]} times in all)"
             console.print(f"  {clock(e.time):>12}  {e.event:<11} {e.workload} on {e.pool or '-'}: {detail}")
         if len(notable) > max_events:
             console.print(f"  ... {len(notable) - max_events} more (--format json lists every event)")
@@ -156,9 +293,8 @@ def render_cycles(result: SimulationResult, console: Console, *, max_names: int 
     """Each preemption cycle: who, when, how many evictions, the accelerator-hours thrown away, what breaks it."""
     if not result.cycles:
         return
-    lost = sum(c.lost for c in result.cycles) / 3600.0
     console.print(f"[bold red]Preemption cycles[/bold red]: {len(result.cycles)} (the same workloads evicted and "
-                  f"readmitted in turn; {lost:.2f} accelerator-hours of runs thrown away)")
+                  "readmitted in turn; each eviction of a running workload throws its run away)")
     for c in result.cycles:
         names = ", ".join(c.workloads[:max_names]) + (f" and {len(c.workloads) - max_names} more"
                                                       if len(c.workloads) > max_names else "")

@@ -12,10 +12,11 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from gkecap.atomic_files import contained, write_text_atomic
 from gkecap.report import charts
 from gkecap.report.html import _CSS as REPORT_CSS
 from gkecap.simulate.engine import SimulationResult
-from gkecap.simulate.output import clock, summary, team_rows
+from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
 MAX_GANTT_ROWS = 60  # workloads per pool chart before the rest are folded into one row
 _PALETTE = matplotlib.colormaps["tab10"].colors
@@ -61,24 +62,24 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
     return fig
 
 
-def usage_against_quota(result: SimulationResult, teams: list[str]) -> Figure:
-    """Accelerators each team holds (quota reserved) over time, with its nominal quota as a dashed line."""
+def usage_against_quota(result: SimulationResult, teams: list[str], unit: str) -> Figure:
+    """Units of one kind each team holds (quota reserved) over time, with its nominal quota as a dashed line."""
     colors = _team_colors(result)
     with matplotlib.rc_context(charts._STYLE):
         fig = Figure(figsize=(8.0, 3.2))
         ax = fig.subplots()
         for team in teams:
-            samples = result.usage[team]
+            samples = result.usage[team][unit]
             times = [_hours(t) for t, _, _ in samples] + [_hours(result.end)]
             values = [u for _, u, _ in samples] + [samples[-1][1]]
             ax.step(times, values, where="post", color=colors[team], label=team, linewidth=1.4)
-            ax.axhline(result.quotas[team], color=colors[team], linestyle="--", linewidth=0.8)
+            ax.axhline(result.quotas[team].get(unit, 0), color=colors[team], linestyle="--", linewidth=0.8)
         for cycle in result.cycles:  # preemption cycles, shaded from their first eviction to their last
             ax.axvspan(_hours(cycle.first_at), _hours(max(cycle.last_at, cycle.first_at + 60)), color="#d62728",
                        alpha=0.12, linewidth=0)
         ax.set_xlabel("hours from the scenario start")
-        ax.set_ylabel("accelerators reserved")
-        ax.set_title("Usage against quota per team (dashed: nominal quota"
+        ax.set_ylabel(f"{unit} reserved")
+        ax.set_title(f"Usage against quota per team, {unit} (dashed: nominal quota"
                      + ("; shaded: preemption cycles)" if result.cycles else ")"))
         if teams:
             ax.legend(loc="upper right", fontsize=7, frameon=False, ncol=2)
@@ -91,7 +92,9 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
     cards = "".join(f'<div class="card">{escape(label)}<b>{escape(str(value))}</b></div>' for label, value in (
         ("workloads", facts["workloads"]), ("admitted", facts["admitted"]), ("finished", facts["finished"]),
         ("preemptions", facts["preemptions"]), ("deactivated", facts["deactivated"]),
-        ("mean wait", clock(facts["meanWaitSeconds"]))))
+        ("mean wait to start", clock(facts["waitToStart"]["mean"])),
+        ("p95 wait to start", clock(facts["waitToStart"]["p95"])),
+        ("mean wait to admission", clock(facts["waitToAdmission"]["mean"])), ("evictions", facts["evictions"])))
     parts = [
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
         f"<title>{escape(title)}</title><style>{REPORT_CSS}</style></head><body><main>",
@@ -101,25 +104,48 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
         f'<div class="cards">{cards}</div>',
         "<h2>Usage against quota</h2>",
     ]
-    # Teams that held anything, largest quota first (a chart of 100 idle teams says nothing).
-    active = [t for t in sorted(result.usage, key=lambda t: -result.quotas[t]) if any(u for _, u, _ in result.usage[t])]
-    parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(usage_against_quota(result, active[:10])))}</div>')
+    # One chart per unit kind (never added up); teams that held anything, largest quota first (a chart of 100 idle
+    # teams says nothing).
+    kinds = list(dict.fromkeys(k for team in result.usage.values() for k in team))
+    for unit in kinds:
+        active = [t for t in sorted(result.usage, key=lambda t: -result.quotas[t].get(unit, 0))
+                  if any(u for _, u, _ in result.usage[t].get(unit, ()))]
+        if active:
+            figure = usage_against_quota(result, active[:10], unit)
+            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(figure))}</div>')
     parts.append("<h2>Pools</h2>")
     for pool in result.pool_nodes:
         if any(r.pool == pool for r in result.runs):
             parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
     parts.extend(_cycles_html(result))
-    parts.append("<h2>Teams</h2><table><tr><th>team</th><th class=n>quota</th><th class=n>peak usage</th>"
-                 "<th class=n>borrowed for</th><th class=n>mean wait</th></tr>")
+    parts.append("<h2>Teams</h2><p>Waits to start: until every pod ran; waits to admission: until Kueue admitted.</p>"
+                 "<table><tr><th>team</th><th class=n>quota</th><th class=n>peak usage</th><th class=n>borrowed for</th>"
+                 "<th class=n>wait to start: mean</th><th class=n>p50</th><th class=n>p95</th><th class=n>max</th>"
+                 "<th class=n>wait to admission: mean</th><th class=n>max</th></tr>")
     for row in team_rows(result):
-        parts.append(f"<tr><td>{escape(row['name'])}</td><td class=n>{row['quota']}</td><td class=n>{row['peakUsage']}</td>"
-                     f"<td class=n>{clock(row['borrowedSeconds'])}</td><td class=n>{clock(row['meanWaitSeconds'])}</td></tr>")
+        start, admission = row["waitToStart"], row["waitToAdmission"]
+        cells = [units_text(row["quota"]), units_text(row["peakUsage"]), clock(row["borrowedSeconds"]),
+                 clock(start["mean"]), clock(start["p50"]), clock(start["p95"]), clock(start["max"]),
+                 clock(admission["mean"]), clock(admission["max"])]
+        parts.append(f"<tr><td>{escape(row['name'])}</td>" + "".join(f"<td class=n>{escape(c)}</td>" for c in cells)
+                     + "</tr>")
+    parts.append("</table><h2>Idle capacity</h2><table><tr><th>pool</th><th>capacity</th><th>unit</th>"
+                 "<th class=n>node-hours</th><th class=n>used</th><th class=n>idle</th><th class=n>reserved</th>"
+                 "<th class=n>reserved idle</th></tr>")
+    for row in pool_rows(result):
+        cells = [str(row["capacityModel"]), str(row["unit"]), str(row["nodeHours"]), str(row["usedNodeHours"]),
+                 str(row["idleNodeHours"]), "-" if row["reservedNodeHours"] is None else str(row["reservedNodeHours"]),
+                 "-" if row["idleReservedNodeHours"] is None else str(row["idleReservedNodeHours"])]
+        parts.append(f"<tr><td>{escape(row['name'])}</td>" + "".join(
+            f"<td{'' if i < 2 else ' class=n'}>{escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     parts.append("</table><h2>Workloads</h2><table><tr><th>workload</th><th>team</th><th>pool</th><th class=n>submitted</th>"
-                 "<th class=n>admitted</th><th class=n>started</th><th class=n>finished</th><th class=n>preemptions</th></tr>")
+                 "<th class=n>admitted</th><th class=n>started</th><th class=n>finished</th><th class=n>preemptions</th>"
+                 "<th class=n>evictions</th></tr>")
     for w in result.workloads:
         parts.append(f"<tr><td>{escape(w.name)}</td><td>{escape(w.team)}</td><td>{escape(w.pool or '-')}</td>"
                      f"<td class=n>{clock(w.submitted)}</td><td class=n>{clock(w.admitted)}</td><td class=n>{clock(w.started)}</td>"
-                     f"<td class=n>{clock(w.finished)}</td><td class=n>{w.preemptions}</td></tr>")
+                     f"<td class=n>{clock(w.finished)}</td><td class=n>{w.preemptions}</td>"
+                     f"<td class=n>{w.evictions}</td></tr>")
     parts.append("</table></main></body></html>")
     return "\n".join(parts)
 
@@ -149,7 +175,9 @@ def _cycles_html(result: SimulationResult) -> list[str]:
 
 
 def write_timeline(result: SimulationResult, directory: Path, *, source: str = "") -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write `directory/simulation.html` atomically (a failed write keeps the previous file), never through a
+    link that leads out of `directory`."""
     path = directory / "simulation.html"
-    path.write_text(render_html(result, source=source))
-    return path
+    directory.mkdir(parents=True, exist_ok=True)
+    contained(directory, path)
+    return write_text_atomic(path, render_html(result, source=source), root=directory)

@@ -85,8 +85,9 @@ def test_namespaced_objects_are_created_after_their_namespace(pulumi_run):
 
 def test_role_bindings_keep_their_subjects(pulumi_run):
     registered = pulumi_run(lambda: KueueObjects("objects", {"objects": objects_of(dev())}))
-    binding = registered.one("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding", "objects-nlp-gkecap-nlp-edit")
-    assert binding.inputs["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "edit"}
+    binding = registered.one("kubernetes:rbac.authorization.k8s.io/v1:RoleBinding", "objects-nlp-gkecap-nlp-member")
+    assert binding.inputs["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                                         "name": "gkecap-team-member"}
     assert binding.inputs["subjects"] == [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User",
                                            "name": "ana@acme.example"}]
 
@@ -110,3 +111,22 @@ def test_install_jobset_adds_the_pinned_jobset_chart_in_its_namespace(pulumi_run
     assert jobset.inputs["version"] == "0.12.0" and jobset.inputs["namespace"] == "jobset-system"
     namespace = registered.one("kubernetes:core/v1:Namespace", "kueue-jobset-namespace")
     assert namespace.urn in jobset.dependencies
+
+
+def test_team_guards_are_registered_under_the_kubernetes_provider_tokens(pulumi_run):
+    env = dev()
+    env["teams"][0]["resourceQuota"] = True
+    objects = objects_of(env)
+    registered = pulumi_run(lambda: KueueObjects("objects", {"objects": objects}))
+    policy = registered.one("kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy",
+                            "objects-gkecap-queue-vision")
+    expected = next(o for o in objects if o["kind"] == "ValidatingAdmissionPolicy"
+                    and o["metadata"]["name"] == "gkecap-queue-vision")
+    assert policy.inputs["spec"] == expected["spec"]
+    assert registered.one("kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding",
+                          "objects-gkecap-queue-vision").inputs["spec"]["policyName"] == "gkecap-queue-vision"
+    quota = registered.one("kubernetes:core/v1:ResourceQuota", "objects-vision-gkecap-vision-accelerators")
+    assert quota.inputs["spec"]["hard"] == next(o for o in objects if o["kind"] == "ResourceQuota")["spec"]["hard"]
+    role = registered.one("kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "objects-gkecap-team-member")
+    assert {"apiGroups": ["apps"], "resources": ["deployments", "statefulsets"]} == {
+        k: role.inputs["rules"][4][k] for k in ("apiGroups", "resources")}

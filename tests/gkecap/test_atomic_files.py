@@ -32,3 +32,36 @@ def test_other_text_replaces_the_file(tmp_path):
     assert path.stat().st_ino != inode  # replaced through a new file, never rewritten in place
     write_text_atomic(path, "kind: Jobset\n")  # same length, other bytes
     assert path.read_text() == "kind: Jobset\n"
+
+
+def test_a_link_leading_out_of_the_root_is_refused_and_one_inside_is_not(tmp_path):
+    import pytest
+
+    from gkecap.atomic_files import OutsideOutputError, contained
+
+    root, outside = tmp_path / "out", tmp_path / "elsewhere"
+    (root / "inside").mkdir(parents=True)
+    outside.mkdir()
+    (root / "away").symlink_to(outside)
+    (root / "near").symlink_to(root / "inside")
+    with pytest.raises(OutsideOutputError, match="a symbolic link to .*elsewhere, outside the output directory"):
+        write_text_atomic(root / "away" / "a.yaml", "x\n", root=root)
+    assert list(outside.iterdir()) == []
+    assert contained(root, root / "near" / "a.yaml") == root / "near" / "a.yaml"
+
+
+def test_a_failed_write_names_the_file_and_keeps_the_previous_one(tmp_path, monkeypatch):
+    import errno
+
+    import pytest
+
+    path = write_text_atomic(tmp_path / "a.yaml", "old\n")
+
+    def full(*_args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError) as failed:
+        write_text_atomic(path, "new\n")
+    assert (failed.value.filename, failed.value.strerror) == (str(path), "No space left on device")
+    assert path.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["a.yaml"]

@@ -325,7 +325,7 @@ def test_local_queue_outside_its_cluster_queues_selector_is_advisory(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"version": 3, "deployment": {"resources": resources}}))
     run = run_gkecap(["check", "--state", str(path), "--format", "json"], cwd=tmp_path, timeout=BOUND)
-    assert_clean(run, 0)
+    assert_clean(run, 1)  # mandatory: the hand-written stack has no guard of its quota (team-quota-bypass)
     found = [v for v in json.loads(run.stdout)["violations"] if v["policy"] == "local-queue-namespace-admitted"]
     assert [(v["enforcementLevel"], v["urn"].rsplit("::", 1)[1]) for v in found] == [("advisory", "llmstray")]
     assert "in namespace 'llm' points at ClusterQueue 'vision'" in found[0]["message"]

@@ -1,4 +1,4 @@
-"""Fuzzing the real CLI with hostile environment files and state exports (issue 15).
+"""Fuzzing the real CLI with hostile environment files and state exports (issue 15), and workloads files (issue 25).
 
 Each example runs `gkecap` in a subprocess, with the policy pack, as CI runs it, and asserts what must hold for
 any input: the run ends within a bound, exits 0, 1 or 2, prints no traceback, writes nothing outside its output
@@ -22,6 +22,7 @@ from testkit.engine_fixtures import STATES
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = ROOT / "stacks"
 DEV_CONFIG = yaml.safe_load((STACKS / "Pulumi.dev.yaml").read_text())
+DEV_SCENARIO = yaml.safe_load((STACKS / "scenarios" / "dev.yaml").read_text())
 STATE = json.loads((STATES / "stack_export.json").read_text())
 # No shrinking: each example is a subprocess of seconds; a failure reports the example as drawn.
 # Derandomized: CI sees the same examples on every run (explore more locally with a higher max_examples).
@@ -132,3 +133,52 @@ def test_any_state_export_ends_cleanly(index, edits, input_edits, raw):
         state_file = inputs / "state.json"
         state_file.write_bytes(data)
         _assert_contained_run(["check", "--state", str(state_file), "--format", "json"], work, inputs)
+
+
+WORKLOAD_FIELDS = ["name", "team", "pods", "accelerators", "pool", "priority", "submit", "duration", "count", "every"]
+CAPACITY_FIELDS = ["pool", "from", "until", "nodes"]
+hostile_scenario_value = st.one_of(
+    hostile_value,
+    st.sampled_from([100_000, 10**7, 10_001, "1e400s", "99999999d", "$\\foo$", "a$x$b", "\x1b[2J\x1b]0;t\x07", "é" * 50,
+                     "\u202e", "2027", 2027, "2027-01-10", float("inf"), float("-inf")]),
+)
+SCENARIO_DAMAGE = [
+    None,
+    lambda text: text + "start: 2027-01-11T00:00:00Z\n",  # a duplicate key
+    lambda text: text.replace("workloads:", "workloads: &w", 1) + "more: *w\n",  # an alias (an unknown key too)
+    lambda text: "workloads: " + "[" * 5000 + "]" * 5000 + "\n",
+    lambda text: text[: len(text) // 2],  # truncated
+    lambda text: text.replace("start: 2027-01-10T00:00:00Z", "start: .nan", 1),
+]
+
+
+@SETTINGS
+@given(
+    workload_edits=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(WORKLOAD_FIELDS), hostile_scenario_value), max_size=3),
+    capacity_edits=st.lists(st.tuples(st.integers(0, 1), st.sampled_from(CAPACITY_FIELDS), hostile_scenario_value), max_size=2),
+    damage=st.sampled_from(SCENARIO_DAMAGE),
+)
+def test_any_workloads_file_ends_cleanly(workload_edits, capacity_edits, damage):
+    scenario = copy.deepcopy(DEV_SCENARIO)
+    for index, key, value in workload_edits:
+        _set(scenario, ("workloads", index, key), copy.deepcopy(value))
+    for index, key, value in capacity_edits:
+        _set(scenario, ("capacity", index, key), copy.deepcopy(value))
+    text = yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False)
+    if damage is not None:
+        text = damage(text)
+    with tempfile.TemporaryDirectory(prefix="gkecap-fuzz-") as root:
+        inputs, work = Path(root, "inputs"), Path(root, "work")
+        inputs.mkdir()
+        work.mkdir()
+        workloads = inputs / "workloads.yaml"
+        workloads.write_text(text, encoding="utf-8")
+        args = ["simulate", "--config", str(STACKS / "Pulumi.dev.yaml"), "--workloads", str(workloads), "--out", str(work / "out")]
+        _assert_contained_run(args, work, inputs)
+        json_run = run_gkecap([*args[:-2], "--format", "json"], cwd=work, timeout=BOUND)
+        assert json_run.exit_code in (0, 2) and "Traceback" not in json_run.stderr, json_run.stderr[-2000:]
+        json.loads(json_run.stdout, parse_constant=_not_json)  # one strict JSON document whatever the input
+
+
+def _not_json(constant: str) -> None:
+    raise AssertionError(f"{constant} in a JSON document: not JSON")

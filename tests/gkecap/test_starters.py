@@ -40,3 +40,26 @@ def test_a_rerun_removes_starters_that_are_no_longer_generated(tmp_path):
     written = write_starters(derive(small_spec()), tmp_path, "test", _write)
     assert "vertex" not in written
     assert list((tmp_path / "vertex").rglob("*.json")) == []
+
+
+def test_a_rerun_never_removes_a_users_file_nor_one_edited_since(tmp_path):
+    write_starters(derive(small_spec(vertex=VERTEX)), tmp_path, "test", _write)
+    edited = tmp_path / "vertex" / "vision-l4.yaml"
+    edited.write_text(edited.read_text() + "# tuned by hand\n")
+    (tmp_path / "workloads" / "prod").mkdir()
+    mine = _write(tmp_path / "workloads" / "prod" / "train.yaml", "kind: Job\n")
+    write_starters(derive(small_spec()), tmp_path, "test", _write)
+    assert not (tmp_path / "vertex" / "vision-l4.json").exists()  # ours, unchanged: removed
+    assert edited.is_file() and mine.read_text() == "kind: Job\n"
+
+
+def test_a_tampered_written_list_removes_nothing_outside_the_starters(tmp_path):
+    from gkecap.starters import WRITTEN_LIST, remove_stale_starters
+
+    victim = _write(tmp_path / "plan.json", "{}\n")
+    outside = _write(tmp_path.parent / f"{tmp_path.name}-outside.yaml", "x\n")
+    digest = "8b1b2c3f" * 8
+    listed = {"plan.json": digest, f"workloads/../../{outside.name}": digest, str(outside): digest}
+    (tmp_path / WRITTEN_LIST).write_text(json.dumps({"files": listed}))
+    assert remove_stale_starters(tmp_path) == []
+    assert victim.is_file() and outside.is_file()

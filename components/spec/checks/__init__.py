@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from gkecap.components.issues import Issue
 from gkecap.components.spec.checks.context import Findings, View
-from gkecap.components.spec.checks.environment import check_cluster, check_kueue
+from gkecap.components.spec.checks.environment import check_cluster, check_kueue, check_topology_aware_scheduling
 from gkecap.components.spec.checks.pools import check_calendar_consumption, check_pools
 from gkecap.components.spec.checks.quotas import check_quota_vs_capacity, check_whole_vm_quotas
 from gkecap.components.spec.checks.reservations import check_reservations, index_reservations
@@ -37,6 +37,7 @@ def check_environment(
     check_reservations(findings)
     check_calendar_consumption(findings, reservations, facts)
     check_cluster(findings, facts)
+    check_topology_aware_scheduling(findings, facts)
     check_cohorts(findings)
     check_teams(findings)
     check_flavor_limits(findings)

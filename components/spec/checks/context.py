@@ -20,6 +20,7 @@ from gkecap.components.spec.models import (
     EnvironmentSpec,
     KueueSpec,
     NodePoolSpec,
+    DEFAULT_PRIORITY_CLASSES,
     PriorityClassSpec,
     ReservationSpec,
     TeamSpec,
@@ -103,7 +104,9 @@ class View:
             reservations=many("reservations", ReservationSpec),
             cohorts=many("cohorts", CohortSpec),
             teams=many("teams", TeamSpec),
-            priority_classes=many("priorityClasses", PriorityClassSpec),
+            # No `priorityClasses` key: the defaults apply (EnvironmentSpec._fill_defaults), and teams may name them.
+            priority_classes=many("priorityClasses", PriorityClassSpec) if data.get("priorityClasses") is not None
+            else list(enumerate(DEFAULT_PRIORITY_CLASSES)),
             pool_names=names("nodePools"),
             reservation_names=names("reservations"),
             cohort_names=names("cohorts"),

@@ -11,10 +11,10 @@ from gkecap.components.kueue_api.cluster_queue import MAX_FLAVORS_PER_GROUP
 from gkecap.components.spec.checks.context import Findings, listing
 from gkecap.components.spec.models import CohortSpec, TeamSpec
 
-# Namespaces a team must never own (its members get edit rights there): Kubernetes' own (`kube-` is reserved,
-# kubernetes.io/docs/concepts/overview/working-with-objects/namespaces), Kueue's, the prefixes GKE and Managed
-# Prometheus use, and the system namespaces of the controllers a GKE cluster commonly runs, where `edit` would
-# hand a team the controller's own credentials or policies: Config Connector (cnrm-system), Policy Controller /
+# Namespaces a team must never own (its members get write rights there, Secrets and pods included): Kubernetes' own
+# (`kube-` is reserved, kubernetes.io/docs/concepts/overview/working-with-objects/namespaces), Kueue's, the prefixes
+# GKE and Managed Prometheus use, and the system namespaces of the controllers a GKE cluster commonly runs, where
+# those rights would hand a team the controller's own credentials or policies: Config Connector (cnrm-system), Policy Controller /
 # Gatekeeper (gatekeeper-system), Config Sync (config-management-system, config-management-monitoring,
 # resource-group-system), Cloud Service Mesh (istio-system, asm-system), GKE Identity Service
 # (anthos-identity-service), cert-manager, and the JobSet and LeaderWorkerSet controllers Kueue works with
@@ -103,6 +103,21 @@ def check_teams(f: Findings) -> None:
             f.warn(f"{path}.weight", "has no effect while kueue.fairSharing is false")
         _check_namespaces(f, index, team, namespace_owner)
         _check_preemption(f, index, team, fair_sharing)
+        _check_priorities(f, index, team)
+
+
+def _check_priorities(f: Findings, index: int, team: TeamSpec) -> None:
+    """`priorities` name declared priority classes (the admission policy allows exactly those)."""
+    declared = [pc.name for _, pc in f.view.priority_classes]
+    seen: set[str] = set()
+    for position, name in enumerate(team.priorities or []):
+        path = f"teams[{index}].priorities[{position}]"
+        if name in seen:
+            f.error(path, f"{name!r} is listed twice")
+        elif name not in declared:
+            f.error(path, f"{name!r} is not a priority class of this environment; declared: "
+                    f"{listing(declared) if declared else '(none)'}")
+        seen.add(name)
 
 
 # An existing namespace (`namespace:`) may be `default`, which gke-capacity never creates nor labels.

@@ -66,3 +66,15 @@ def test_a_pool_larger_than_a_cluster_is_refused_at_once():
     assert [i.path for i in check_pool_request(huge)] == ["slices"]
     gpus = PoolRequest("h100", "a3-highgpu-8g", "spot", max_nodes=65_001)
     assert [i.path for i in check_pool_request(gpus)] == ["maxNodes"]
+
+
+def test_compact_placement_keeps_the_pool_in_one_zone():
+    # A compact placement policy places VMs within one zone (docs/sources.md "Compact placement is single-zone").
+    [issue] = check_pool_request(PoolRequest("h100", "a3-highgpu-8g", "on-demand", max_nodes=2, compact_placement=True,
+                                             zones=("us-east5-a", "us-east5-b")))
+    assert issue.path == "compactPlacement" and "exactly one zone" in issue.message
+
+
+def test_compact_placement_in_one_zone_passes():
+    assert check_pool_request(PoolRequest("h100", "a3-highgpu-8g", "on-demand", max_nodes=2, compact_placement=True,
+                                          zones=("us-east5-a",))) == []

@@ -13,6 +13,7 @@ import gkecap.components.gke as gke
 from gkecap.components.catalog import GKE_ACCELERATOR_LABEL, GKE_TPU_ACCELERATOR_LABEL, GKE_TPU_TOPOLOGY_LABEL
 from gkecap.components.kueue_api import validate_kueue_object
 from gkecap.components.kubernetes_objects.kueue_chart import BATCH_USER_ROLE
+from gkecap.components.kubernetes_objects.team_access import MEMBER_CLUSTER_ROLE
 from gkecap.components.kubernetes_objects.flavors import TOPOLOGY_LEVELS, TOPOLOGY_NAME
 from gkecap.components.kubernetes_objects.build import KIND_ORDER, KueueObjectsError, kueue_objects, object_key
 from testkit.kueue_specs import find, model_of, objects_of, of_kind, with_kueue
@@ -50,12 +51,27 @@ def test_every_kueue_object_passes_kueue_validation(variant):
         assert validate_kueue_object(obj) == [], object_key(obj)
 
 
+def _with_resource_quotas(env: dict) -> dict:
+    for team in env["teams"]:
+        team["resourceQuota"] = True
+    return env
+
+
 @pytest.mark.parametrize("variant", ["dev", "prod"])
-def test_namespaces_and_role_bindings_validate_against_kubernetes_schemas(variant):
-    core = _core(objects_of(VARIANTS[variant]()))
-    assert {o["kind"] for o in core} == {"Namespace", "RoleBinding"} or variant == "prod"
+def test_core_objects_validate_against_kubernetes_schemas(variant):
+    core = _core(objects_of(_with_resource_quotas(VARIANTS[variant]())))
+    kinds = {o["kind"] for o in core}
+    assert kinds >= {"Namespace", "ResourceQuota", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
+    assert kinds >= {"RoleBinding", "ClusterRole"} or variant == "prod"  # the test prod file lists no members
     for obj in core:
         validate_core(obj)
+
+
+def test_core_validation_catches_a_broken_admission_policy_binding():
+    binding = of_kind(objects_of(dev()), "ValidatingAdmissionPolicyBinding")[0]
+    broken = {**binding, "spec": {**binding["spec"], "validationActions": "Deny"}}  # a list is required
+    with pytest.raises(kubernetes_validate.ValidationError):
+        validate_core(broken)
 
 
 def test_core_validation_is_kubernetes_validate_and_catches_a_broken_role_binding():
@@ -227,14 +243,15 @@ def test_a_local_queue_in_every_team_namespace_feeds_the_team_queue():
         ("team-d-serving", "team-d")]
 
 
-def test_members_are_bound_to_edit_and_batch_user_in_their_namespaces_only():
+def test_members_are_bound_to_the_member_role_and_batch_user_in_their_namespaces_only():
     env = dev()
     env["teams"][0]["namespaces"] = ["vision", "vision-eval"]
     objects = objects_of(env)
     bindings = of_kind(objects, "RoleBinding")
     vision = [b for b in bindings if b["metadata"]["labels"]["gkecap.dev/team"] == "vision"]
     assert sorted((b["metadata"]["namespace"], b["roleRef"]["name"]) for b in vision) == sorted([
-        ("vision", BATCH_USER_ROLE), ("vision", "edit"), ("vision-eval", BATCH_USER_ROLE), ("vision-eval", "edit")])
+        ("vision", BATCH_USER_ROLE), ("vision", MEMBER_CLUSTER_ROLE), ("vision-eval", BATCH_USER_ROLE),
+        ("vision-eval", MEMBER_CLUSTER_ROLE)])
     assert all(b["roleRef"]["kind"] == "ClusterRole" for b in bindings)
     assert all(b["subjects"] == [{"kind": "Group", "apiGroup": "rbac.authorization.k8s.io",
                                   "name": "vision@acme.example"}] for b in vision)
@@ -243,8 +260,10 @@ def test_members_are_bound_to_edit_and_batch_user_in_their_namespaces_only():
 
 
 def test_nothing_cluster_wide_is_granted():
-    kinds = {o["kind"] for o in objects_of(dev())}
-    assert not kinds & {"ClusterRoleBinding", "ClusterRole", "Role"}
+    objects = objects_of(dev())
+    assert not {o["kind"] for o in objects} & {"ClusterRoleBinding", "Role"}
+    # The one ClusterRole is bound only by namespaced RoleBindings.
+    assert [o["metadata"]["name"] for o in of_kind(objects, "ClusterRole")] == [MEMBER_CLUSTER_ROLE]
 
 
 def test_a_team_without_members_gets_no_role_bindings():
@@ -295,5 +314,5 @@ def test_a_team_in_an_existing_namespace_gets_no_namespace_but_its_queue_and_rba
     assert queue["spec"]["namespaceSelector"] == {"matchExpressions": [
         {"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["default"]}]}
     bindings = [o for o in of_kind(objects, "RoleBinding") if o["metadata"]["namespace"] == "default"]
-    assert {b["roleRef"]["name"] for b in bindings} == {"edit", "kueue-batch-user-role"}
+    assert {b["roleRef"]["name"] for b in bindings} == {MEMBER_CLUSTER_ROLE, "kueue-batch-user-role"}
     assert find(objects, "LocalQueue", "vision", namespace="default")

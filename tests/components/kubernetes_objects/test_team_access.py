@@ -45,8 +45,8 @@ def test_no_members_no_bindings():
 def test_bindings_are_namespaced_and_name_the_kueue_release_role():
     bindings = team_role_bindings("vision", ["vision", "vision-b"], ["user:a@x.example"], kueue_fullname="kq")
     assert [(b["kind"], b["metadata"]["namespace"], b["roleRef"]["name"]) for b in bindings] == [
-        ("RoleBinding", "vision", "edit"), ("RoleBinding", "vision", "kq-batch-user-role"),
-        ("RoleBinding", "vision-b", "edit"), ("RoleBinding", "vision-b", "kq-batch-user-role")]
+        ("RoleBinding", "vision", "gkecap-team-member"), ("RoleBinding", "vision", "kq-batch-user-role"),
+        ("RoleBinding", "vision-b", "gkecap-team-member"), ("RoleBinding", "vision-b", "kq-batch-user-role")]
 
 
 def test_namespace_selector_is_never_the_match_everything_selector():

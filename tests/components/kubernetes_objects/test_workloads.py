@@ -106,9 +106,15 @@ def test_a_flex_start_job_has_no_provisioning_annotation():
 
 
 def test_a_priority_class_is_a_label_naming_a_workload_priority_class(prod_model):
-    manifest = workload_manifest(prod_model, "team-a", "l4-spot", priority_class="high")
+    manifest = workload_manifest(prod_model, "team-a", "l4-spot", priority_class="low")
     classes = [o["metadata"]["name"] for o in objects_of_kind(kueue_objects(prod_model), "WorkloadPriorityClass")]
     assert manifest["metadata"]["labels"][PRIORITY_LABEL] in classes
+
+
+def test_a_priority_class_the_team_may_not_use_is_refused_as_its_admission_policy_would(prod_model):
+    # testkit prod: low 100, high 1000; by default a team gets the classes below the highest.
+    with pytest.raises(WorkloadError, match="priorityClass: 'high' is not allowed to team 'team-a'; allowed: low"):
+        workload_manifest(prod_model, "team-a", "l4-spot", priority_class="high")
 
 
 def test_a_tas_flavor_gets_a_topology_level_of_its_topology():

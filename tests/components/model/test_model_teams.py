@@ -163,3 +163,20 @@ def test_cohort_limits_are_carried_with_the_pools_they_name_in_flavor_order():
 def test_cohort_without_limits_has_empty_limits_and_its_quota_pools():
     org = model_of(prod()).cohort("research")
     assert (org.borrowing_limits, org.lending_limits, org.pools) == ({}, {}, ())
+
+
+def test_a_team_may_use_every_priority_class_below_the_highest_by_default():
+    model = model_of(dev())  # the default classes: low 100, normal 500, high 1000
+    assert model.team("vision").priorities == ("low", "normal")
+
+
+def test_a_team_given_priorities_may_use_exactly_those_in_the_environment_order():
+    env = prod()
+    env["teams"][0]["priorities"] = ["high", "low"]
+    assert model_of(env).team("team-a").priorities == ("low", "high")
+
+
+def test_with_a_single_priority_value_every_class_is_allowed():
+    env = prod()
+    env["priorityClasses"] = [{"name": "only", "value": 5}]
+    assert model_of(env).team("team-b").priorities == ("only",)

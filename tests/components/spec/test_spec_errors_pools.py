@@ -446,3 +446,11 @@ def test_more_than_48_clients_per_gpu_is_refused(strategy):
         "49 is outside the containers one GPU can serve; allowed: 1 to 48")
     env["nodePools"][0]["gpuSharing"]["maxSharedClientsPerGpu"] = 48
     assert load_environment(env, now=NOW).node_pools[0].gpu_sharing.max_shared_clients_per_gpu == 48
+
+
+def test_compact_placement_over_two_zones_is_an_error_at_the_pool():
+    env = dev()
+    pool(env).update({"capacity": "on-demand", "compactPlacement": True, "zones": ["us-east5-a", "us-east5-b"]})
+    del pool(env)["maxRunDuration"]
+    found = issues(env)
+    assert "exactly one zone" in found["nodePools[0].compactPlacement"]

@@ -294,3 +294,23 @@ def test_namespace_and_namespaces_together_are_refused():
     env = dev()
     env["teams"][0].update(namespace="ml", namespaces=["ml2"])
     assert "give either namespace" in str(issues(env))
+
+
+def test_priorities_name_declared_priority_classes():
+    env = prod()
+    team(env)["priorities"] = ["low", "urgent", "low"]
+    found = issues(env)
+    assert found["teams[0].priorities[1]"] == "'urgent' is not a priority class of this environment; declared: low, high"
+    assert found["teams[0].priorities[2]"] == "'low' is listed twice"
+
+
+def test_priorities_may_name_the_default_classes_when_the_file_declares_none():
+    env = dev()
+    team(env)["priorities"] = ["high"]
+    load_environment(env, now=NOW)
+
+
+def test_resource_quota_is_a_boolean():
+    env = dev()
+    team(env)["resourceQuota"] = "yes"
+    assert "teams[0].resourceQuota" in issues(env)

@@ -27,7 +27,8 @@ def test_writes_one_file_per_kind_for_the_stack(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == [
         "00-namespaces.yaml", "02-resourceflavors.yaml", "03-provisioningrequestconfigs.yaml",
         "04-admissionchecks.yaml", "05-workloadpriorityclasses.yaml", "06-cohorts.yaml", "07-clusterqueues.yaml",
-        "08-localqueues.yaml", "kueue-values.yaml", "kustomization.yaml"]
+        "08-localqueues.yaml", "12-validatingadmissionpolicies.yaml", "13-validatingadmissionpolicybindings.yaml",
+        "kueue-values.yaml", "kustomization.yaml"]
     queues = [d for d in yaml.safe_load_all((out / "07-clusterqueues.yaml").read_text()) if d]
     assert [q["metadata"]["name"] for q in queues] == ["team-a", "team-b", "team-c", "team-d"]
 
@@ -36,7 +37,7 @@ def test_stdout_prints_one_stream(tmp_path: Path):
     result = runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--stdout"])
     assert result.exit_code == 0, result.stderr
     documents = [d for d in yaml.safe_load_all(result.stdout) if d]
-    assert documents[0]["kind"] == "Namespace" and documents[-1]["kind"] == "LocalQueue"
+    assert documents[0]["kind"] == "Namespace" and documents[-1]["kind"] == "ValidatingAdmissionPolicyBinding"
 
 
 def test_an_invalid_environment_exits_2_naming_each_problem(tmp_path: Path):

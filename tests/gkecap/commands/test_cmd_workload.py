@@ -31,11 +31,11 @@ def _config(tmp_path: Path) -> str:
 
 def test_a_workload_prints_one_valid_job_for_the_team(tmp_path):
     result = runner.invoke(app, ["workload", "--config", _config(tmp_path), "--team", "team-a", "--pool", "h100-dws",
-                                 "--pods", "2", "--accelerators", "8", "--priority-class", "high"])
+                                 "--pods", "2", "--accelerators", "8", "--priority-class", "low"])
     assert result.exit_code == 0, result.stderr
     [manifest] = [d for d in yaml.safe_load_all(result.stdout) if d]
     validate_core(manifest)
-    assert manifest["metadata"]["labels"] == {"kueue.x-k8s.io/queue-name": "team-a", "kueue.x-k8s.io/priority-class": "high"}
+    assert manifest["metadata"]["labels"] == {"kueue.x-k8s.io/queue-name": "team-a", "kueue.x-k8s.io/priority-class": "low"}
 
 
 def test_a_shape_the_pool_cannot_hold_exits_2_with_the_reason(tmp_path):

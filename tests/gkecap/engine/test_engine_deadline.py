@@ -29,3 +29,16 @@ def test_the_timer_is_disarmed_after_the_block():
 def test_no_limit_with_zero():
     with deadline(0):
         assert True
+
+
+@pytest.mark.parametrize("seconds", [float("inf"), float("nan"), 1e300, -1.0])
+def test_a_limit_that_is_not_a_time_is_refused(seconds):
+    from gkecap.engine.deadline import timeout_problem
+
+    assert "is not a time limit" in timeout_problem(seconds)
+    with pytest.raises(ValueError, match="is not a time limit"), deadline(seconds):
+        pass
+
+
+def test_the_deadline_is_not_an_exception_a_retry_loop_catches():
+    assert not issubclass(DeadlineExceeded, Exception)

@@ -36,3 +36,15 @@ def test_messages_are_redacted_longest_first():
 
 def test_records_without_secrets_are_not_read():
     assert secret_texts([record({"a": "hunter2"})]) == set()
+
+
+def test_a_secret_quoted_in_any_notation_is_redacted():
+    # A rule may quote a value with repr(), or a message may carry it JSON- or YAML-escaped (issue 25).
+    import json
+
+    from gkecap.manifests import yaml_double_quoted
+
+    secret = "zz-S3CRET\\val\nue"
+    for quoted in (secret, repr(secret), json.dumps(secret), yaml_double_quoted(secret), repr({"k": secret})):
+        [redacted] = redact([diagnostic(f"machine type {quoted} is unknown")], {secret})
+        assert "S3CRET" not in redacted.message and "[secret]" in redacted.message, quoted

@@ -1,6 +1,6 @@
-"""Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12 and again
-when evictions started to take time (issue 29: the victims' pods terminate before their quota is released, so
-preemptors are admitted 30 s later and at-instant preemption cycles unfold over time).
+"""Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12 and
+recaptured when issue 21 put pods on shared nodes and when issue 29 made evictions take time (changes of behaviour
+by design: preemptors are admitted after their victims' pods terminate, and at-instant cycles unfold over time).
 
     .venv/bin/python tests/gkecap/simulate/golden.py   # rewrite tests/gkecap/simulate/data/*.json (only if behaviour
                                                        # is meant to change)
@@ -45,15 +45,17 @@ RANDOM_HORIZON = 5 * 86400
 # were also compared once (identical) and left out of the suite: together they took about 160 s then.
 RANDOM = [(3, 120, 1), (3, 200, 2), (4, 160, 3), (5, 250, 4), (7, 200, 6), (10, 300, 7), (2, 150, 9), (9, 270, 12)]
 
-# Heavier cases kept as the SHA-256 of their canonical JSON (json.dumps(..., sort_keys=True)), captured from the
-# code before the second pass at the benchmark (2026-11-25, main at 5193d59) and captured again when evictions
-# started to take time (issue 29: pods terminate before the quota is released; 2026-11-26): two of the heavy draws
-# above, now with 184 and 1,321 preemptions and one reported cycle each, and the benchmark's own organisation at
-# 30 teams over its 90 days (teams, workloads, seed, horizon in seconds or None for the benchmark's).
+# Heavier cases kept as the SHA-256 of their canonical JSON (json.dumps(..., sort_keys=True)): two of the heavy
+# draws above and the benchmark's own organisation at 30 teams over its 90 days (teams, workloads, seed, horizon in
+# seconds or None for the benchmark's). First captured before the second pass at the benchmark (2026-11-25, main at
+# 5193d59); recaptured deliberately with every other reference when pods went onto shared nodes (issue 21: node
+# placement, autoscaler delays, waitForPodsReady evictions, per-unit quotas and the `pools` rows change the output
+# by design), and again when evictions started to take time (issue 29: a victim's pods terminate, 30 s, before its
+# quota is released; the heavy draws now have 184 and 1,321 preemptions and one reported cycle each).
 DIGESTS = {
-    (6, 300, 5, RANDOM_HORIZON): "1688b2e19d84a9569bee44bfc7341d91453c3bfffdb75ef8b41372ad93b3394f",
-    (12, 360, 8, RANDOM_HORIZON): "2dfcde3e2d63ac3102dabcdcbfe7ecc8705fa9ff44a9967195e5b2e24ca1d032",
-    (30, 3000, 7, None): "3b2664365148451a4273386ee930b53eaec01a088f58b9a06ac5694d9695f92b",
+    (6, 300, 5, RANDOM_HORIZON): "6791d3f404a3c1f3cbf57326c27e5ad5f5538c14220db036786d2d9d44dda857",
+    (12, 360, 8, RANDOM_HORIZON): "24ba1ba9ec60e9872b96d6846c205275b63972181037f130f95db032d748bfb2",
+    (30, 3000, 7, None): "ed5768f7683c347454887b3940895a59299bad27df01b404981827ffa2a46be2",
 }
 
 

@@ -67,7 +67,7 @@ def test_a_cycles_evictions_are_spread_over_time(reproduction):
     [cycle] = reproduction.cycles
     per_instant = collections.Counter(e.time for e in reproduction.events if e.event == "preempted")
     # Each eviction waits for the release of the quota before the next step: a handful per instant at most.
-    assert max(per_instant.values()) <= 10 and cycle.last_at - cycle.first_at >= 1200
+    assert max(per_instant.values()) <= 10 and cycle.last_at - cycle.first_at >= 600
     assert reproduction.limits == []
 
 
@@ -81,7 +81,7 @@ def test_a_cycles_cost_is_the_accelerator_time_its_evictions_threw_away(reproduc
 def test_the_json_lists_each_cycle(reproduction):
     [row] = to_document(reproduction)["cycles"]
     assert set(row) >= {"teams", "workloads", "firstAt", "evictions", "gpuHoursLost"}
-    assert row["gpuHoursLost"] == round(reproduction.cycles[0].lost / 3600, 3) and row["unit"] == "nvidia.com/gpu"
+    assert row["gpuHoursLost"] == round(reproduction.cycles[0].lost / 3600, 3) and row["unit"] == "GPUs"
 
 
 def test_the_text_report_names_the_cycle_and_what_may_break_it(reproduction):

@@ -75,7 +75,7 @@ def test_a_queued_workload_holds_its_quota_while_it_waits_for_whole_vms():
     c1 = _outcome(result, "c-1")
     # Quota is free (team-c: 2), but both 8-GPU VMs are taken: the ProvisioningRequest waits until one is free.
     assert c1.admitted == 7200 and c1.wait_seconds == 7200 - 60
-    assert result.usage["team-c"][1] == (60.0, 2, 0)  # its quota is reserved from its submission
+    assert result.usage["team-c"]["GPUs"][1] == (60.0, 2, 0)  # its quota is reserved from its submission
 
 
 def test_a_request_the_pool_can_never_provision_is_deactivated_after_the_retry_limit():
@@ -94,7 +94,9 @@ def test_capacity_entries_limit_what_a_flex_start_pool_obtains():
         {"name": "n-1", "team": "nlp", "accelerators": 2, "pool": "l4-flex", "duration": "1h"},
     ], capacity=[{"pool": "l4-flex", "from": "0s", "until": "30m", "nodes": 1},
                  {"pool": "l4-flex", "from": "30m", "until": "1d", "nodes": 2}])
-    assert sorted(w.started for w in result.workloads) == [0, 1800]
+    # The autoscaler asks for a node at once and for the second when the pool can obtain it; each is ready after
+    # the default provisioning delay (4 minutes, gkecap.simulate.nodes).
+    assert sorted(w.started for w in result.workloads) == [240, 1800 + 240]
     assert all(w.admitted == 0 for w in result.workloads)  # no admission check: quota is the admission
 
 
@@ -103,8 +105,13 @@ def test_a_calendar_pool_runs_only_inside_a_submitted_reservation_window():
     environment["reservations"][0]["submit"] = True
     result = _simulate(environment, [
         {"name": "d-cal", "team": "team-d", "pods": 4, "accelerators": 8, "pool": "h100-dec", "duration": "30d"}])
-    run = result.runs[0]
-    assert (run.start, run.end) == (6 * 86400, 20 * 86400)  # the 14-day window, from 6 days after the start
+    [run] = result.runs
+    # Until the window opens (6 days after the start) waitForPodsReady evicts it every time its pods wait 10 minutes;
+    # it runs from its first admission inside the window until the window ends 14 days later.
+    window = 6 * 86400
+    readmitted = min(e.time for e in _events(result, "admitted") if e.time >= window)
+    assert window <= readmitted < window + 3600 and (run.start, run.end) == (readmitted, 20 * 86400)
+    assert not any(window <= e.time < 20 * 86400 for e in _events(result, "evicted"))
     [evicted] = _events(result, "preempted")
     assert evicted.time == 20 * 86400 and "window ended" in evicted.reason
 

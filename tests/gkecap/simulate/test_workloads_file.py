@@ -60,3 +60,27 @@ def test_start_defaults_to_now(tmp_path: Path):
 def test_yaml_errors_name_the_line(tmp_path: Path):
     with pytest.raises(WorkloadsFileError, match=r"not valid YAML \(line \d+\)"):
         load_workloads_file(_write(tmp_path, "workloads:\n  - {name: a\n"))
+
+
+@pytest.mark.parametrize("raw", [float("nan"), float("inf"), "99999999d", 10.0**12])
+def test_durations_are_finite_and_bounded(raw):
+    with pytest.raises(ValueError, match="finite|too long"):
+        parse_duration(raw)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("start: 2027", "start: 2027 is not a timestamp"), ("start: 2027-01-10", "start: 2027-01-10 is a date, not a time")],
+)
+def test_start_is_a_timestamp_never_a_number_or_a_date(tmp_path, line, expected):
+    path = _write(tmp_path, line + "\nworkloads:\n  - {name: a, team: t, accelerators: 1, duration: 1h}\n")
+    with pytest.raises(WorkloadsFileError) as caught:
+        load_workloads_file(path)
+    assert any(expected in str(issue) for issue in caught.value.issues), caught.value.issues
+
+
+def test_counts_are_whole_numbers_as_written(tmp_path):
+    path = _write(tmp_path, "workloads:\n  - {name: a, team: t, pods: true, accelerators: 2.0, duration: 1h}\n")
+    with pytest.raises(WorkloadsFileError) as caught:
+        load_workloads_file(path)
+    assert sorted(issue.path for issue in caught.value.issues) == ["workloads[0].accelerators", "workloads[0].pods"]

@@ -12,6 +12,7 @@ EXPECTED_LEVELS = {
     "tpu-slice-topology": "mandatory",
     "tpu-workload-policy": "mandatory",
     "gpu-accelerator": "mandatory",
+    "compact-placement-zone": "mandatory",
     "flex-start-settings": "mandatory",
     "flex-start-recommended": "advisory",
     "queued-provisioning-admission-check": "advisory",

@@ -1,7 +1,8 @@
 """Run the real `gkecap` CLI in a subprocess, as CI runs it, and see what it left behind.
 
 `run_gkecap(args, cwd=...)` starts `python -m gkecap ...` (the installed package, the interpreter of the
-tests) in a session of its own, waits at most `timeout` seconds (a hang fails the test instead of the whole
+tests), or with `console_script=True` the installed `gkecap` entry point beside that interpreter, as a user runs
+it, in a session of its own, waits at most `timeout` seconds (a hang fails the test instead of the whole
 run) and returns a `CliRun`: exit code, stdout, stderr, and `leftovers`, the processes of that session still
 alive after gkecap exited (the policy pack it should have stopped). Processes are read from /proc: a
 child keeps its session when its parent dies.
@@ -31,19 +32,31 @@ class CliRun:
         return [line for line in self.stderr.splitlines() if line.startswith("error: ")]
 
 
-def run_gkecap(args: list[str], *, cwd: Path, timeout: float = 120.0, env: dict[str, str] | None = None) -> CliRun:
+def gkecap_command(console_script: bool = False) -> list[str]:
+    """The command that runs gkecap: `python -m gkecap`, or the console script pip installed beside the interpreter."""
+    if console_script:
+        script = Path(sys.executable).parent / "gkecap"
+        assert script.is_file(), f"no gkecap console script at {script} (install the package: make test)"
+        return [str(script)]
+    return [sys.executable, "-m", "gkecap"]
+
+
+def run_gkecap(args: list[str], *, cwd: Path, timeout: float = 120.0, env: dict[str, str] | None = None,
+               console_script: bool = False, stdin: int | bytes | None = subprocess.DEVNULL) -> CliRun:
+    """`stdin`: DEVNULL (the default), a file descriptor, or bytes fed to gkecap's stdin."""
     started = time.monotonic()
+    data = stdin if isinstance(stdin, bytes) else None
     process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
-        [sys.executable, "-m", "gkecap", *args],
+        [*gkecap_command(console_script), *args],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if data is not None else stdin,
         start_new_session=True,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
     )
     try:
-        stdout, stderr = process.communicate(timeout=timeout)
+        stdout, stderr = process.communicate(data, timeout=timeout)
     except subprocess.TimeoutExpired:
         kill_session(process.pid)
         stdout, stderr = process.communicate()

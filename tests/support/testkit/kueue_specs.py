@@ -78,6 +78,10 @@ def over_quota() -> dict[str, Any]:
 # --- random valid environments (hypothesis) ------------------------------------------------------------------
 
 GPU_TYPES = ["a3-highgpu-8g", "a3-megagpu-8g", "g2-standard-12", "a2-highgpu-1g", "a4-highgpu-8g"]
+# Of those, the ones whose VMs get Compute Engine topology labels ("View Compute Engine instance topology",
+# Limitations: A4, A3 Mega, A3 High with 8 GPUs ...): only they can take topology-aware scheduling, on capacity whose
+# nodes exist before admission or are made for it.
+TOPOLOGY_LABELLED = {"a3-highgpu-8g", "a3-megagpu-8g", "a4-highgpu-8g"}
 TPU_TYPES = ["ct6e-standard-4t", "ct6e-standard-1t", "ct5lp-hightpu-4t", "ct5p-hightpu-4t"]
 ZONES = ["us-east5-a", "us-east5-b"]
 EMAILS = ["ana@acme.example", "ml@acme.example", "runner@acme-ml-prod.iam.gserviceaccount.com"]
@@ -162,7 +166,8 @@ def environments(draw: st.DrawFn) -> dict[str, Any]:
             "version": "v0.19.2" if api_version == "v1beta2" else "v0.14.8",
             "apiVersion": api_version,
             "fairSharing": draw(st.booleans()),
-            "topologyAwareScheduling": draw(st.booleans()),
+            "topologyAwareScheduling": draw(st.booleans()) and any(
+                p["machineType"] in TOPOLOGY_LABELLED and p["capacity"] in ("reservation", "queued") for p in pools),
         },
         "nodePools": pools,
         "cohorts": cohorts,

@@ -1,0 +1,225 @@
+"""Pods on nodes: after Kueue admits a workload by quota, its pods need room on its pool's nodes. Pure.
+
+One `PoolNodes` per pool without queued provisioning (a queued pool gives each workload its own VMs through a
+ProvisioningRequest: `engine`). Its nodes are shared by the pods of many workloads:
+
+- kube-scheduler binds each pending pod to a ready node with enough free units (the units a node advertises: GPUs,
+  TPU chips, MIG partitions times sharing clients). Pending pods are tried in kube-scheduler's queue order (higher
+  priority first, then the earlier arrival: the PrioritySort plugin); a pod that does not fit does not block the
+  others. Among the nodes that fit the simulator takes the oldest: kube-scheduler's default scoring
+  (NodeResourcesFit, LeastAllocated) weighs only cpu and memory, which the simulated pods do not request, so every
+  fitting node scores the same and kube-scheduler picks one of them at random.
+- A multi-host TPU slice serves one workload: a workload takes whole slices (its pods as slice-sized claims).
+- Reservation and calendar pools have their nodes while the capacity exists (a calendar pool only in its window).
+- Autoscaled pools (on-demand, spot, flex-start) start with `min_nodes`; for pods that fit nowhere, the cluster
+  autoscaler adds the nodes they need (first packing them onto nodes still coming up), up to what the pool can
+  obtain now; new nodes are ready `Delays.provisioning` later. A node empty for `Delays.scale_down` is removed
+  (never below `min_nodes`).
+
+Accounting: each pool keeps steps of (time, ready nodes in VMs, nodes with pods in VMs, units bound) for the idle
+capacity report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
+# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
+# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
+DEFAULT_PROVISIONING_SECONDS = 240.0
+DEFAULT_SCALE_DOWN_SECONDS = 600.0
+# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
+DEFAULT_POD_START_SECONDS = 0.0
+
+
+@dataclass(frozen=True)
+class Delays:
+    provisioning: float = DEFAULT_PROVISIONING_SECONDS
+    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
+    pod_start: float = DEFAULT_POD_START_SECONDS
+
+
+@dataclass(eq=False)
+class Node:
+    capacity: int  # units
+    free: int
+    ready_at: float
+    pods: int = 0
+    empty_since: float | None = None  # ready and without pods since then
+    seen_ready: bool = False  # the scheduler has had the chance to use it since it became ready
+
+
+@dataclass(eq=False)
+class _Claim:
+    """A workload's pods on one pool: `waiting` not yet bound, each needing `per_pod` units."""
+
+    name: str
+    order: tuple
+    per_pod: int
+    waiting: int
+    bound: list[Node] = field(default_factory=list)
+
+
+class PoolNodes:
+    """The nodes of one pool and the pods bound to them.
+
+    `units_per_node`: what one VM advertises; `vms_per_node`: VMs per schedulable unit (a multi-host slice's VMs,
+    else 1); `obtainable(t)`: VMs the pool can have at `t` (its maximum, its capacity entries or its calendar
+    window); `autoscaled`: nodes come and go with pending pods (else they follow `obtainable`)."""
+
+    def __init__(self, name: str, units_per_node: int, vms_per_node: int, obtainable: Callable[[float], int], *,
+                 autoscaled: bool, min_nodes: int, delays: Delays):
+        self.name = name
+        self.vms = vms_per_node
+        self.capacity = units_per_node * vms_per_node
+        self.obtainable = obtainable
+        self.autoscaled = autoscaled
+        self.min_nodes = min_nodes // vms_per_node
+        self.delays = delays
+        self.nodes: list[Node] = []
+        self.claims: dict[str, _Claim] = {}
+        self.waiting: dict[str, _Claim] = {}
+        self.dirty = True
+        self.used = 0
+        self.busy = 0
+        self.samples: list[tuple[float, int, int, int]] = [(0.0, 0, 0, 0)]
+        if autoscaled:
+            self.nodes = [Node(self.capacity, self.capacity, 0.0, empty_since=0.0) for _ in range(self.min_nodes)]
+
+    @property
+    def whole_slices(self) -> bool:
+        return self.vms > 1
+
+    # -- what the engine tells ------------------------------------------------------------------------------
+
+    def admit(self, name: str, pods: int, per_pod: int, order: tuple) -> None:
+        """Kueue admitted the workload: its pods are created and wait for nodes."""
+        if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
+            pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
+        claim = _Claim(name, order, per_pod, pods)
+        self.claims[name] = claim
+        self.waiting[name] = claim
+        self.dirty = True
+
+    def release(self, name: str, now: float) -> None:
+        """The workload's pods are gone (finished, preempted or evicted): their units are free."""
+        claim = self.claims.pop(name, None)
+        if claim is None:
+            return
+        self.waiting.pop(name, None)
+        for node in claim.bound:
+            node.free += claim.per_pod
+            node.pods -= 1
+            self.used -= claim.per_pod
+            if node.pods == 0:
+                node.empty_since = now
+                self.busy -= 1
+        if claim.bound:
+            self.dirty = True
+            self._sample(now)
+
+    def touch(self) -> None:
+        """What the pool can obtain changed."""
+        self.dirty = True
+
+    # -- the scheduler and the autoscaler -------------------------------------------------------------------
+
+    def schedule(self, now: float) -> list[str]:
+        """Bring nodes up to date at `now`, bind what fits; the workloads whose every pod is now bound. The engine
+        calls it only while `dirty` (a workload admitted or released, what the pool can obtain changed, or a
+        `next_change` came due): nothing else changes its nodes."""
+        self._sync(now)
+        started: list[str] = []
+        self.dirty = False
+        if not self.waiting:
+            return started
+        for claim in sorted(self.waiting.values(), key=lambda c: c.order):
+            while claim.waiting:
+                node = self._fit(claim.per_pod, now)
+                if node is None:
+                    break
+                self._bind(claim, node)
+            if not claim.waiting:
+                del self.waiting[claim.name]
+                started.append(claim.name)
+        if self.autoscaled and self.waiting:
+            self._scale_up(now)
+        self._sample(now)
+        return started
+
+    def next_change(self, now: float) -> float | None:
+        """When nodes next come up or an empty one may be removed (after `now`)."""
+        times = [n.ready_at for n in self.nodes if n.ready_at > now]
+        if self.autoscaled and len(self.nodes) > self.min_nodes:
+            times += [n.empty_since + self.delays.scale_down for n in self.nodes
+                      if n.empty_since is not None and n.empty_since + self.delays.scale_down > now]
+        return min(times, default=None)
+
+    def _fit(self, units: int, now: float) -> Node | None:
+        for node in self.nodes:
+            if node.free >= units and node.ready_at <= now:
+                return node
+        return None
+
+    def _bind(self, claim: _Claim, node: Node) -> None:
+        if node.pods == 0:
+            self.busy += 1
+        node.free -= claim.per_pod
+        node.pods += 1
+        node.empty_since = None
+        self.used += claim.per_pod
+        claim.waiting -= 1
+        claim.bound.append(node)
+
+    def _sync(self, now: float) -> None:
+        if not self.autoscaled:
+            target = self.obtainable(now) // self.vms
+            if len(self.nodes) < target:
+                self.nodes += [Node(self.capacity, self.capacity, now, empty_since=now)
+                               for _ in range(target - len(self.nodes))]
+                self.dirty = True
+            elif len(self.nodes) > target:
+                # Only empty nodes go (the engine evicts a calendar pool's workloads at the end of its window).
+                keep = [n for n in self.nodes if n.pods]
+                spare = [n for n in self.nodes if not n.pods][:max(0, target - len(keep))]
+                self.nodes = [n for n in self.nodes if n.pods or n in spare]
+        else:
+            for node in self.nodes:
+                if not node.seen_ready and node.ready_at <= now:
+                    node.seen_ready = True
+                    self.dirty = True
+            removable = len(self.nodes) - self.min_nodes
+            if removable > 0:
+                gone = [n for n in reversed(self.nodes) if n.empty_since is not None
+                        and n.empty_since + self.delays.scale_down <= now][:removable]
+                if gone:
+                    self.nodes = [n for n in self.nodes if n not in gone]
+        self._sample(now)
+
+    def _scale_up(self, now: float) -> None:
+        """The cluster autoscaler: pending pods go onto nodes still coming up, then onto new nodes."""
+        coming = [n.free for n in self.nodes if n.ready_at > now]
+        new: list[int] = []
+        room = self.obtainable(now) // self.vms - len(self.nodes)
+        for claim in sorted(self.waiting.values(), key=lambda c: c.order):
+            for _ in range(claim.waiting):
+                for space in (coming, new):
+                    slot = next((i for i, free in enumerate(space) if free >= claim.per_pod), None)
+                    if slot is not None:
+                        space[slot] -= claim.per_pod
+                        break
+                else:
+                    if len(new) < room:
+                        new.append(self.capacity - claim.per_pod)
+        ready = now + self.delays.provisioning
+        self.nodes += [Node(self.capacity, self.capacity, ready, empty_since=ready) for _ in new]
+
+    def _sample(self, now: float) -> None:
+        ready = sum(1 for n in self.nodes if n.ready_at <= now) * self.vms
+        entry = (now, ready, self.busy * self.vms, self.used)
+        if self.samples[-1][0] == now:
+            self.samples[-1] = entry
+        elif self.samples[-1][1:] != entry[1:]:
+            self.samples.append(entry)
