@@ -94,8 +94,10 @@ def _runai_environment() -> dict:
 def test_reclaiming_jobs_start_when_admitted(pod_start: int):
     result = _simulate(_runai_environment(), RUNAI, delays={"podStart": pod_start})
     d, b = _outcome(result, "d"), _outcome(result, "b")
-    assert (d.admitted, d.started) == (HOUR, HOUR + pod_start)
-    assert (b.admitted, b.started) == (2 * HOUR, 2 * HOUR + pod_start)
+    # Each is admitted once its victims' pods have terminated (the default 30 s grace, gkecap.simulate.timing) and
+    # starts when admitted, plus the pod start delay.
+    assert (d.admitted, d.started) == (HOUR + 30, HOUR + 30 + pod_start)
+    assert (b.admitted, b.started) == (2 * HOUR + 30, 2 * HOUR + 30 + pod_start)
 
 
 def test_team_table_reports_wait_to_start_apart_from_wait_to_admission():
