@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 STACK ?= dev
 
-.PHONY: test plan bench clean
+.PHONY: test plan bench screenshot clean
 
 $(STAMP): pyproject.toml setup.py constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ plan: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# docs/report.png: the bundled prod stack's report.html in headless Chromium (Debian: chromium, chromium-driver).
+screenshot: $(STAMP)
+	$(PY) docs/screenshot.py --stack prod --out docs/report.png
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

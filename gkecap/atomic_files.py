@@ -22,22 +22,22 @@ class OutsideOutputError(OSError):
 
 def contained(root: Path, path: Path) -> Path:
     """`path`, below `root`, once no existing component between them is a symbolic link leading out of `root`
-    (a link that stays inside is fine); else `OutsideOutputError` naming the link and where it leads."""
-    base = Path(os.path.abspath(root))
-    target = Path(os.path.abspath(path))
-    real_root = base.resolve()
-    try:
-        parts = target.relative_to(base).parts
-    except ValueError:
-        raise OutsideOutputError(errno.EXDEV, f"not inside the output directory {root}", str(path)) from None
+    (a link that stays inside is fine); else `OutsideOutputError` naming the link and where it leads.
+    String operations and one `lstat` per component: a plan checks every one of its 13,800 starter files."""
+    base = os.path.abspath(root)
+    relative = os.path.relpath(os.path.abspath(path), base)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep) or os.path.isabs(relative):
+        raise OutsideOutputError(errno.EXDEV, f"not inside the output directory {root}", str(path))
     current = base
-    for part in parts:
-        current = current / part
-        if current.is_symlink():
-            real = current.resolve()
-            if not real.is_relative_to(real_root):
+    for part in relative.split(os.sep):
+        if part in ("", os.curdir):
+            continue
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            real, real_root = os.path.realpath(current), os.path.realpath(base)
+            if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
                 raise OutsideOutputError(
-                    errno.EXDEV, f"a symbolic link to {real}, outside the output directory {root}; gkecap writes nothing through it", str(current)
+                    errno.EXDEV, f"a symbolic link to {real}, outside the output directory {root}; gkecap writes nothing through it", current
                 )
     return path
 

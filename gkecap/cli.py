@@ -46,6 +46,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "provisioning/topology annotations from the environment."
     )),
     "vertex-job": CommandEntry("gkecap.commands.vertex_job", "vertex_job_command", "Print a Vertex AI CustomJob (FLEX_START) for a training profile of the environment."),
+    "diff": CommandEntry("gkecap.commands.diff", "diff_command", "Show what changes from one plan to another per team, cohort, pool and reservation, and the new findings."),
     "simulate": CommandEntry("gkecap.commands.simulate", "simulate_command", (
         "Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."
     )),

@@ -14,6 +14,7 @@ not start) raises `PlanError` whose `problems` are one clear line each (the CLI 
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections import Counter
@@ -67,6 +68,7 @@ class PlanResult:
     source: str = ""
     diagnostics: list[ci_diagnostics.ConfigDiagnostic] = field(default_factory=list)  # warnings about the input
     origins: Any = None  # gkecap.engine.origins.RegistrationOrigins of a program run
+    diff: Any = None  # gkecap.diff.PlanDiff against `gkecap plan --base`: shown in every output
 
     @property
     def mandatory(self) -> list[Diagnostic]:
@@ -93,14 +95,31 @@ class PlanResult:
             "seconds": {k: round(v, 3) for k, v in self.timings.items()},
         }
 
+    @functools.cached_property
+    def capacity_model(self) -> Any:
+        """The capacity model of the environment (None for a bare program), derived once for every output."""
+        if self.spec is None:
+            return None
+        from gkecap.components.model import derive
+
+        return derive(self.spec)
+
     def to_json(self) -> dict[str, Any]:
-        """The document `--format json` prints."""
-        return {
+        """The document `--format json` prints; `capacity` (an environment's teams, cohorts, pools and
+        reservations: gkecap.diff.snapshot) is what `gkecap diff` compares."""
+        document = {
             "resources": [r.to_json() for r in self.resources],
             "violations": [v.to_json() for v in self.violations],
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "summary": self.summary,
         }
+        if self.capacity_model is not None:
+            from gkecap.diff.snapshot import capacity_snapshot
+
+            document["capacity"] = capacity_snapshot(self.capacity_model)
+        if self.diff is not None:
+            document["diff"] = self.diff.to_json()
+        return document
 
 
 def default_policy_pack() -> Path:

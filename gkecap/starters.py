@@ -78,9 +78,11 @@ def write_starters(model: CapacityModel, out_dir: Path, stack: str, write: Calla
         contained(out_dir, out_dir / directory)
     remove_stale_starters(out_dir, keep=set(files))
     written: dict[str, Path] = {}
+    made: set[Path] = set()
     for path, text in files.items():
         target = out_dir / path
-        make_directory(out_dir, target.parent)
+        if target.parent not in made:  # once per team directory, not per file (13,800 files at 300 teams)
+            made.add(make_directory(out_dir, target.parent))
         write(target, text)
         written[path.split("/", 1)[0]] = out_dir / path.split("/", 1)[0]
     write(out_dir / WRITTEN_LIST, json.dumps({"files": {path: _digest(text) for path, text in sorted(files.items())}}, indent=1) + "\n")

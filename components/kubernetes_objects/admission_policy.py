@@ -18,8 +18,8 @@ role lets a team create (`KUEUE_BATCH_USER_KINDS`). TrainJob, AppWrapper and Spa
 accelerators outside a pod template (a training runtime, wrapped objects, a Spark setting), so they always need
 the queue label.
 
-Requests from the cluster's own controllers (a `system:` user other than a service account of the object's
-namespace: the Job, ReplicaSet and StatefulSet controllers, Kueue, JobSet, KubeRay...) are not checked: they
+Requests from the cluster's own controllers (a `system:` user other than `system:anonymous` and the service
+accounts of the object's namespace: the Job, ReplicaSet and StatefulSet controllers, Kueue, JobSet, KubeRay...) are not checked: they
 create pods from objects this policy already checked, and re-checking them would refuse the pods of an admitted
 Job (Kueue labels the Job, not its pods). A team member cannot act as such a user: the team's RBAC grants no
 impersonation and no access outside its namespaces (team_access).
@@ -101,7 +101,7 @@ RESOURCE_RULES: dict[str, tuple[str, ...]] = {
 
 # Requests the policy leaves alone: the cluster's controllers (see the module docstring).
 NOT_A_CONTROLLER = (
-    "!request.userInfo.username.startsWith('system:') || "
+    "!request.userInfo.username.startsWith('system:') || request.userInfo.username == 'system:anonymous' || "
     "request.userInfo.username.startsWith('system:serviceaccount:' + request.namespace + ':')"
 )
 

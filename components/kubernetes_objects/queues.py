@@ -33,6 +33,16 @@ FLAVOR_FUNGIBILITY = {
     "v1beta2": {"whenCanBorrow": "MayStopSearch", "whenCanPreempt": "TryNextFlavor"},
     "v1beta1": {"whenCanBorrow": "Borrow", "whenCanPreempt": "TryNextFlavor"},
 }
+# v1beta1 spells MayStopSearch per field (Kueue's v1beta2 conversion, FACTS D [S2]).
+_V1BETA1_STOP = {"whenCanBorrow": "Borrow", "whenCanPreempt": "Preempt"}
+
+
+def flavor_fungibility(team: TeamPlan, api_version: str) -> dict[str, str]:
+    """Kueue's defaults with what the team sets, in the API version's spelling."""
+    result = dict(FLAVOR_FUNGIBILITY[api_version])
+    for key, value in team.flavor_fungibility.items():
+        result[key] = _V1BETA1_STOP[key] if api_version == "v1beta1" and value == "MayStopSearch" else value
+    return result
 
 
 def quantity(value: float) -> int | str:
@@ -111,7 +121,7 @@ def team_cluster_queue(model: CapacityModel, team: TeamPlan) -> dict:
         cohort=team.cohort,
         namespace_selector=namespace_selector(team.name, team.namespaces, labelled=not team.existing_namespace),
         preemption=preemption,
-        flavor_fungibility=FLAVOR_FUNGIBILITY[kueue.api_version],
+        flavor_fungibility=flavor_fungibility(team, kueue.api_version),
         fair_sharing_weight=quantity(team.weight) if kueue.fair_sharing else None,
         admission_checks=checks or None,
         labels=team_labels(team.name),

@@ -244,6 +244,9 @@ def _team_plan(
         pools=tuple(sorted(used, key=lambda name: order_of.get(name, len(order_of)))),
         existing_namespace=team.namespace is not None,
         resource_quota=team.resource_quota,
+        flavor_fungibility={key: value for key, value in (
+            ("whenCanBorrow", team.flavor_fungibility.when_can_borrow),
+            ("whenCanPreempt", team.flavor_fungibility.when_can_preempt)) if value is not None},
     )
 
 

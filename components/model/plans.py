@@ -151,6 +151,8 @@ class TeamPlan:
     # model.derive.allowed_priorities), in the environment's order.
     priorities: tuple[str, ...] = ()
     resource_quota: bool = False  # a ResourceQuota on accelerator requests in each team namespace
+    # flavorFungibility as the team sets it (v1beta2 spelling): {"whenCanBorrow": ..., "whenCanPreempt": ...}
+    flavor_fungibility: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

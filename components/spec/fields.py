@@ -71,7 +71,15 @@ WholeNumber = Annotated[int, BeforeValidator(whole_number), Field(strict=True, g
 PositiveInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=1, le=INT32_MAX)]
 NonNegativeInt = Annotated[int, BeforeValidator(whole_number), Field(strict=True, ge=0, le=INT32_MAX)]
 StrictBool = Annotated[bool, Field(strict=True)]
-Weight = Annotated[float, Field(gt=0, le=INT32_MAX)]
+def _weight(value: float) -> float:
+    # Kueue's webhook: fairSharing.weight >= 0 and, when not 0, more than 1n (KUEUE_VALIDATION R-CQ-12, R-CO-1);
+    # 0 makes a queue the last to borrow and the first to be reclaimed from.
+    if 0 < value <= 1e-9:
+        raise ValueError(f"{value!r} is too small; a weight is 0 or more than 0.000000001 (1n)")
+    return value
+
+
+Weight = Annotated[float, Field(ge=0, le=INT32_MAX), AfterValidator(_weight)]
 Timestamp = Annotated[datetime, BeforeValidator(_window_start)]
 
 # --- Kubernetes -------------------------------------------------------------------------------------------

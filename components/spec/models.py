@@ -196,6 +196,14 @@ class PreemptionSpec(_SpecModel):
     borrow_within_cohort: Literal[BORROW_WITHIN_COHORT_POLICIES] | None = None  # type: ignore[valid-type]
 
 
+class FlavorFungibilitySpec(_SpecModel):
+    """Kueue ClusterQueue flavorFungibility (v1beta2 spelling; gkecap writes v1beta1's Borrow / Preempt for
+    MayStopSearch where the API is v1beta1); unset fields keep Kueue's defaults (`queues.FLAVOR_FUNGIBILITY`)."""
+
+    when_can_borrow: Literal["MayStopSearch", "TryNextFlavor"] | None = None
+    when_can_preempt: Literal["MayStopSearch", "TryNextFlavor"] | None = None
+
+
 class TeamSpec(_SpecModel):
     name: DnsLabel
     cohort: str | None = None
@@ -214,6 +222,7 @@ class TeamSpec(_SpecModel):
     priorities: list[str] | None = None
     # A ResourceQuota on accelerator requests in each team namespace, sized to what Kueue can ever admit for it.
     resource_quota: StrictBool = False
+    flavor_fungibility: FlavorFungibilitySpec = Field(default_factory=FlavorFungibilitySpec)
 
     @model_validator(mode="after")
     def _default_namespace(self) -> "TeamSpec":

@@ -8,6 +8,7 @@ from typing import Annotated, NoReturn
 
 import typer
 from gkecap.commands.terminal_io import printable, stdout_console
+from gkecap.report.fit import fitted
 from rich.table import Table
 
 from gkecap.components.catalog import (
@@ -159,9 +160,9 @@ def catalog_command(
     # Piped output is never cut to rich's 80-column default (gkecap.commands.terminal_io).
     console = stdout_console()
     if gpus:
-        console.print(_gpu_table(gpus))
+        console.print(fitted(_gpu_table(gpus)))
     if tpus:
-        console.print(_tpu_table(tpus))
+        console.print(fitted(_tpu_table(tpus)))
 
 
 # --- slice ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ MAIN = _epilog(
     "gkecap workload --stack prod --team llm --pool h100-dws --pods 2",
     "gkecap vertex-job --stack prod --profile llm-h100",
     "gkecap simulate --stack prod --workloads stacks/scenarios/prod.yaml",
+    "gkecap diff --base git:main:stacks/Pulumi.prod.yaml --head stacks/Pulumi.prod.yaml",
 )
 COMMANDS = {
     "plan": _epilog(
@@ -50,6 +51,9 @@ COMMANDS = {
     "vertex-job": _epilog("gkecap vertex-job --stack prod --profile llm-h100",
                           "gkecap vertex-job --stack prod --profile llm-h100 --format gcloud > job.yaml",
                           exit_codes="Exit codes: 0 printed; 2 invalid config or unknown profile."),
+    "diff": _epilog("gkecap diff --base git:main:stacks/Pulumi.prod.yaml --head stacks/Pulumi.prod.yaml",
+                    "gkecap diff --base base/plan.json --head out/gke-capacity/prod/plan.json --format markdown > comment.md",
+                    exit_codes="Exit codes: 0 shown; 1 the head adds a mandatory violation; 2 a side cannot be read or planned."),
     "simulate": _epilog("gkecap simulate --stack prod --workloads stacks/scenarios/prod.yaml",
                         "gkecap simulate --stack dev --workloads stacks/scenarios/dev.yaml --format json --out out/sim",
                         exit_codes="Exit codes: 0 simulated; 2 invalid config or workloads file (a message per problem on stderr)."),

@@ -15,6 +15,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from gkecap.ci.diagnostics import ConfigDiagnostic, of_problems
@@ -56,6 +57,7 @@ def plan_command(
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the plan takes longer (seconds; 0: no limit)."),
     state: Path | None = typer.Option(None, "--state", help="The stack's deployed state (`pulumi stack export`): refuse what cannot be undone, such as un-submitting a calendar reservation.", dir_okay=False),
     pack_in_process: bool = _PACK_IN_PROCESS,
+    base: str | None = typer.Option(None, "--base", help="Show what changed since this side (an environment file, a plan.json or git:<ref>:<path>) in every output."),
 ) -> None:
     """Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."""
 
@@ -64,12 +66,31 @@ def plan_command(
             outputs = load_stack_outputs(stack_outputs)
         except StackOutputsError as exc:
             raise PlanError(exc.problems) from None
-        return plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs, previous_state=state,
-                    pack_in_process=pack_in_process)
+        result = plan(program, config, stack, policy_pack=policy_pack, policy_config_file=policy_config, no_policies=no_policies, stack_outputs=outputs, previous_state=state,
+                      pack_in_process=pack_in_process)
+        if base is not None:
+            result.diff = _diff_against(base, result, program, policy_config, no_policies)
+        return result
 
     # --format json is for machines reading stdout: the report files (charts, manifests) only on request.
     write_files = output is not OutputFormat.json or out is not None
     _run(action, output, out=out, write_files=write_files, timeout=timeout)
+
+
+def _diff_against(base: str, result: PlanResult, program: Path | None, policy_config: Path | None, no_policies: bool) -> Any:
+    """The plan's changes since `base` (planned like the head, with the same program and policy settings)."""
+    from gkecap.commands.diff import EnvironmentPlanner
+    from gkecap.diff import compare
+    from gkecap.diff.sides import SideError, load_side, side_of_result
+
+    planner = EnvironmentPlanner(program, policy_config, no_policies)
+    try:
+        before = load_side(base, "--base", planner.side)
+    except SideError as exc:
+        raise PlanError(exc.problems) from None
+    config = result.stack_config
+    label = str(config.path) if config is not None and config.path is not None else f"stack {result.stack}"
+    return compare(before, side_of_result(result, label))
 
 
 def check_command(

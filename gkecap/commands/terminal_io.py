@@ -1,8 +1,9 @@
 """How commands print: a console that never cuts a table in CI logs, and a progress indicator for terminals.
 
-* `stdout_console()`: on a terminal, rich fits tables to the window; anywhere else (a CI log, `| tee`,
-  a file) there is no window to fit, so the page is as wide as the widest row: a pool called
-  `h100-dws-long` is printed whole, never as `h100-d…`.
+* `stdout_console()`: on a terminal, the window's width; anywhere else (a CI log, `| tee`, a file) `COLUMNS`
+  when set, else a readable 100 columns. Tables fit that width (`gkecap.report.fit`): wrapped, or stacked a block
+  per row where even wrapped they would not fit, so a pool called `h100-dws-long` is printed whole at any width,
+  never as `h100-d…`.
 * `printable(text)` and `SafeConsole`: text from users (resource and workload names, log and violation messages)
   is printed with its control characters escaped (`\\x1b`), never as the terminal would act on them (clear the
   screen, set the window title, move the cursor); the console's own styles are unaffected.
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 import threading
@@ -22,7 +24,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.segment import Segment
 
-LOG_WIDTH = 4096  # wider than any row a report prints; rich pads nothing beyond a table's own width
+READABLE_WIDTH = 100  # piped text wraps here unless COLUMNS says otherwise
 PROGRESS_DELAY = 0.5  # seconds: a plan quicker than this shows no spinner
 
 
@@ -61,7 +63,13 @@ def stdout_console(**options: Any) -> Console:
     """The console for a command's output on stdout (control characters of user text escaped)."""
     if sys.stdout.isatty():
         return SafeConsole(**options)
-    return SafeConsole(width=LOG_WIDTH, **options)
+    return SafeConsole(width=piped_width(), **options)
+
+
+def piped_width() -> int:
+    """The width of output that goes to no terminal: `COLUMNS` if it is a width, else READABLE_WIDTH."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) >= 20 else READABLE_WIDTH
 
 
 @contextlib.contextmanager

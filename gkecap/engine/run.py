@@ -278,9 +278,11 @@ def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
     while pending and (left := ends - time.monotonic()) > 0:
         # A plain future, not a coroutine: one that never started would be reported as "never awaited".
         waiter = loop.create_future()
+        left_running = [len(pending)]  # counted down as each ends: thousands of tasks are checked once each
 
-        def wake(_task: Any = None, waiter: asyncio.Future = waiter, tasks: set = pending) -> None:
-            if not waiter.done() and all(task.done() for task in tasks):
+        def wake(_task: Any, waiter: asyncio.Future = waiter, left_running: list[int] = left_running) -> None:
+            left_running[0] -= 1
+            if left_running[0] <= 0 and not waiter.done():
                 waiter.set_result(None)
 
         for task in pending:

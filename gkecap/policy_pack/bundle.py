@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from gkecap.atomic_files import write_bytes_atomic, write_text_atomic
+from gkecap.atomic_files import contained, make_directory, write_bytes_atomic, write_text_atomic
 
 DISTRIBUTION = "gke-capacity"
 PACKAGES = ("gkecap", "gkecap.components", "gkecap.policies")
@@ -58,16 +58,17 @@ def bundle_pack(out: Path) -> Bundle:
     except metadata.PackageNotFoundError:
         raise BundleError(f"the {DISTRIBUTION} distribution is not installed; install it (pip install .) "
                           "and bundle again") from None
-    out.mkdir(parents=True, exist_ok=True)
-    (out / WHEELS).mkdir(exist_ok=True)
+    make_directory(out, out)
+    make_directory(out, out / WHEELS)  # a link out of the folder is refused, as for every output folder
     wheel_name = f"{_normalized(DISTRIBUTION)}-{dist.version}-py3-none-any.whl"
-    wheel = write_bytes_atomic(out / WHEELS / wheel_name, wheel_bytes(dist))
+    wheel = write_bytes_atomic(contained(out, out / WHEELS / wheel_name), wheel_bytes(dist))
     policies = _package_dir("gkecap.policies")
     files = (
         wheel,
-        write_text_atomic(out / "PulumiPolicy.yaml", pack_yaml((policies / "PulumiPolicy.yaml").read_text(), dist.version)),
-        write_text_atomic(out / "__main__.py", (policies / "__main__.py").read_text()),
-        write_text_atomic(out / "requirements.txt", requirements(dist, f"./{WHEELS}/{wheel_name}")),
+        write_text_atomic(out / "PulumiPolicy.yaml", pack_yaml((policies / "PulumiPolicy.yaml").read_text(), dist.version),
+                          root=out),
+        write_text_atomic(out / "__main__.py", (policies / "__main__.py").read_text(), root=out),
+        write_text_atomic(out / "requirements.txt", requirements(dist, f"./{WHEELS}/{wheel_name}"), root=out),
     )
     return Bundle(out, wheel, files)
 

@@ -71,14 +71,6 @@ def representations(text: str) -> set[str]:
     return {form for form in forms if len(form) >= MIN_REDACTED}
 
 
-def redact_text(text: str, secrets: set[str]) -> str:
-    """`text` with every representation of every secret replaced by `[secret]` (longest first)."""
-    for form in sorted({form for secret in secrets for form in representations(secret)}, key=len, reverse=True):
-        if form in text:
-            text = text.replace(form, SECRET)
-    return text
-
-
 def redact(diagnostics: Iterable[Diagnostic], secrets: set[str]) -> list[Diagnostic]:
     """`diagnostics` with every secret plaintext (in every representation) in their messages replaced by
     `[secret]` (longest first)."""

@@ -215,5 +215,7 @@ def remediations_of(result: Any) -> dict[str, str]:
 
 def model_of(result: Any) -> CapacityModel | None:
     """The capacity model of a plan whose config held an environment (None for a bare program)."""
+    if hasattr(result, "capacity_model"):  # a PlanResult derives it once for every output
+        return result.capacity_model
     spec = getattr(result, "spec", None)
     return derive(spec) if spec is not None else None

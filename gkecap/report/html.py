@@ -1,9 +1,10 @@
-"""The capacity plan as one self-contained HTML page: inline CSS, charts as inline SVG, no script, no
-link to anything outside the file, so it opens offline and can be attached to a CI run as is.
+"""The capacity plan as one self-contained HTML page: inline CSS, charts as inline SVG, an inline script
+(gkecap.report.interactive: search, filters, sortable tables, the collapsible cohort tree), no link to anything
+outside the file, so it opens offline (file://) and can be attached to a CI run as is.
 
-Sections: summary, charts (capacity against quota per pool, reservation calendar, cohort tree), pools,
-teams, warnings, violations by enforcement level with their fix, resources. A plan of a bare program
-(no environment in its config) has the summary, violations and resources only.
+Sections: summary, search and filters, charts (capacity against quota per pool, reservation calendar), pools,
+teams, the cohort tree, warnings, violations by enforcement level with their fix, resources. A plan of a bare
+program (no environment in its config) has the summary, violations and resources only.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from html import escape
 from typing import Any
 
 from gkecap.components.model import CapacityModel
-from gkecap.report import facts
+from gkecap.report import facts, interactive
 from gkecap.report.vertex import vertex_section
 
 _CSS = """
@@ -47,7 +48,7 @@ def _td(value: Any, cls: str = "") -> str:
 
 
 def _units(counts: dict[str, int]) -> str:
-    return " + ".join(f"{n} {unit}" for unit, n in sorted(counts.items())) or "0"
+    return interactive.unit_totals(counts)  # listed apart: GPUs and TPU chips are never one number
 
 
 def _summary(result: Any, model: CapacityModel | None, rows: list[facts.ViolationRow]) -> str:
@@ -83,6 +84,8 @@ def _charts(model: CapacityModel, now: datetime) -> str:
     }
     parts = ['<h2 id="charts">Charts</h2><div class="charts">']
     for key, svg in svgs.items():
+        if key == "cohorts":  # the cohort tree is a tree table (interactive.cohort_tree): readable at 1,000 teams
+            continue
         parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{charts.responsive(svg)}</figure>')
     parts.append("</div>")
     return "".join(parts)
@@ -90,39 +93,46 @@ def _charts(model: CapacityModel, now: datetime) -> str:
 
 def _pools(model: CapacityModel) -> str:
     head = ("pool", "machine", "accelerator", "capacity model", "slices / nodes", "accelerators", "quota", "zones", "reservation window")
-    out = ['<h2 id="pools">Capacity per pool</h2><table id="pools-table"><thead><tr>']
+    out = ['<h2 id="pools">Capacity per pool</h2>', interactive.count("pools-table"),
+           '<table id="pools-table" class="sortable filterable"><thead><tr>']
     out += [f'<th class="{"n" if h in ("accelerators", "quota") else ""}">{h}</th>' for h in head]
     out.append("</tr></thead><tbody>")
     for row in facts.pool_rows(model):
         quota_cls = "n bad" if row.overcommitted else "n"
         out.append(
-            "<tr>" + _td(row.pool) + _td(row.machine_type) + _td(row.accelerator) + _td(row.capacity_model)
+            f"<tr{interactive.data(pool=row.pool, model=row.capacity_model)}>" + _td(row.pool) + _td(row.machine_type) + _td(row.accelerator) + _td(row.capacity_model)
             + _td(row.size) + _td(f"{row.accelerators} {row.unit}", "n") + _td(row.quota_total, quota_cls)
             + _td(row.zones) + _td(row.reservation) + "</tr>"
         )
     out.append(
-        '<tr class="total"><td>total</td><td></td><td></td><td></td><td></td>'
+        '</tbody><tfoot><tr class="total"><td>total</td><td></td><td></td><td></td><td></td>'
         + _td(_units(facts.accelerator_totals(model)), "n") + _td(_units(facts.quota_totals(model)), "n")
-        + "<td></td><td></td></tr></tbody></table>"
+        + "<td></td><td></td></tr></tfoot></table>"
     )
     return "".join(out)
 
 
 def _teams(model: CapacityModel) -> str:
     head = ("team", "cohort", "weight", "pool", "quota", "borrowing limit", "lending limit", "share of cohort")
-    out = ['<h2 id="teams">Quotas per team</h2><table id="teams-table"><thead><tr>']
+    out = ['<h2 id="teams">Quotas per team</h2>', interactive.count("teams-table"),
+           '<table id="teams-table" class="sortable filterable"><thead><tr>']
     out += [f'<th class="{"n" if h in ("weight", "quota", "borrowing limit", "lending limit", "share of cohort") else ""}">{h}</th>' for h in head]
     out.append("</tr></thead><tbody>")
     previous = None
+    models = {pool.name: pool.capacity for pool in model.pools}
     for row in facts.team_rows(model):
         first = row.team != previous
         previous = row.team
+        # Every row names its team (sorted or filtered, a row stands alone); repeated names are greyed.
+        repeat = "" if first else "rep"
         out.append(
-            f'<tr{" class=first" if first else ""}>'
-            + _td(row.team if first else "") + _td(row.cohort if first else "") + _td(f"{row.weight:g}" if first else "", "n")
+            f'<tr{" class=first" if first else ""}'
+            + interactive.data(team=row.team, cohort=row.cohort if row.cohort != "-" else None, pool=row.pool, model=models.get(row.pool)) + ">"
+            + _td(row.team, repeat) + _td(row.cohort, repeat) + _td(f"{row.weight:g}", f"n {repeat}".strip())
             + _td(row.pool) + _td(f"{row.quota} {row.unit}", "n") + _td(row.borrowing_limit, "n")
             + _td(row.lending_limit, "n") + _td(row.cohort_share, "n") + "</tr>"
         )
+    out.append("</tbody><tfoot>")
     for pool in model.pools:
         totals = model.totals[pool.name]
         cls = "n bad" if totals.overcommitted else "n"
@@ -130,16 +140,8 @@ def _teams(model: CapacityModel) -> str:
             '<tr class="total"><td>total</td><td></td><td></td>' + _td(pool.name)
             + _td(f"{totals.quota_total} of {totals.capacity} {facts.unit_of(pool)}", cls) + "<td></td><td></td><td></td></tr>"
         )
-    out.append("</tbody></table>")
-    if model.cohorts:
-        out.append('<table id="cohorts-table"><thead><tr><th>cohort</th><th>parent</th><th>teams</th><th>shared quota</th><th>quota of the subtree</th></tr></thead><tbody>')
-        for cohort in model.cohorts:
-            out.append(
-                "<tr>" + _td(cohort.name) + _td(cohort.parent or "-") + _td(len(cohort.teams))
-                + _td(", ".join(f"{p} {n}" for p, n in cohort.quota.items()) or "-")
-                + _td(", ".join(f"{p} {n}" for p, n in cohort.subtree_quota.items()) or "-") + "</tr>"
-            )
-        out.append("</tbody></table>")
+    out.append("</tfoot></table>")
+    out.append(interactive.cohort_tree(model))
     return "".join(out)
 
 
@@ -162,7 +164,7 @@ def _violations(result: Any, rows: list[facts.ViolationRow]) -> str:
         return "".join(out)
     for level, group in facts.grouped(rows).items():
         out.append(f'<h3 class="level-{escape(level)}">{escape(level.capitalize())} ({len(group)})</h3>')
-        out.append('<table class="violations"><thead><tr><th>policy</th><th>resource</th><th>problem</th><th>fix</th></tr></thead><tbody>')
+        out.append('<table class="violations sortable filterable"><thead><tr><th>policy</th><th>resource</th><th>problem</th><th>fix</th></tr></thead><tbody>')
         for row in group:
             resource = f"{row.resource} ({row.resource_type})" if row.resource_type else row.resource
             out.append("<tr>" + _td(row.policy) + _td(resource) + _td(row.problem) + _td(row.fix, "fix") + "</tr>")
@@ -170,9 +172,25 @@ def _violations(result: Any, rows: list[facts.ViolationRow]) -> str:
     return "".join(out)
 
 
+def _changes(diff: Any) -> str:
+    """`gkecap plan --base`: each changed fact per team, cohort, pool and reservation, and the new findings."""
+    from gkecap.diff.render import change_text, finding_text
+
+    out = [f'<h2 id="changes">Changes since {escape(diff.base)}</h2>']
+    if diff.empty:
+        return out[0] + "<p>No change to teams, cohorts, pools, reservations or findings.</p>"
+    out.append('<table id="changes-table"><thead><tr><th>object</th><th>name</th><th>change</th></tr></thead><tbody>')
+    out += ["<tr>" + _td(c.kind) + _td(c.name) + _td(change_text(c)) + "</tr>" for c in diff.changes]
+    out.append("</tbody></table>")
+    for title, findings in (("New findings", diff.new_findings), ("Resolved findings", diff.resolved_findings)):
+        if findings:
+            out.append(f"<h3>{title} ({len(findings)})</h3><ul>" + "".join(f"<li>{escape(finding_text(f))}</li>" for f in findings) + "</ul>")
+    return "".join(out)
+
+
 def _resources(resources: list[Any]) -> str:
     counts = Counter(r.type for r in resources)
-    out = [f'<h2 id="resources">Resources ({len(resources)})</h2><table id="resource-types"><thead><tr><th>type</th><th class="n">count</th></tr></thead><tbody>']
+    out = [f'<h2 id="resources">Resources ({len(resources)})</h2><table id="resource-types" class="sortable"><thead><tr><th>type</th><th class="n">count</th></tr></thead><tbody>']
     out += ["<tr>" + _td(t) + _td(n, "n") + "</tr>" for t, n in counts.most_common()]
     out.append("</tbody></table>")
     out.append(f"<details><summary>All {len(resources)} resources</summary><table><thead><tr><th>type</th><th>name</th><th>parent</th></tr></thead><tbody>")
@@ -187,11 +205,12 @@ def _enforcement(model: CapacityModel, resources: list[Any]) -> str:
     """How each team's quota is enforced (gkecap.report.enforcement)."""
     from gkecap.report.enforcement import HEAD, enforcement_rows
 
-    out = ['<h2 id="enforcement">How each team\'s quota is enforced</h2><table id="enforcement-table"><thead><tr>']
+    out = ['<h2 id="enforcement">How each team\'s quota is enforced</h2>', interactive.count("enforcement-table"),
+           '<table id="enforcement-table" class="sortable filterable"><thead><tr>']
     out += [f"<th>{escape(h)}</th>" for h in HEAD]
     out.append("</tr></thead><tbody>")
     for row in enforcement_rows(model, resources):
-        out.append("<tr>" + "".join(_td(v) for v in (row.team, row.namespaces, row.kueue, row.admission, row.rbac,
+        out.append(f"<tr{interactive.data(team=row.team)}>" + "".join(_td(v) for v in (row.team, row.namespaces, row.kueue, row.admission, row.rbac,
                                                        row.resource_quota)) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -206,7 +225,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{_CSS}{interactive.CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
     ]
     if model is not None:
@@ -222,13 +241,17 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
                      "so this report lists resources and violations only.</p>")
     parts.append(_summary(result, model, rows))
     if model is not None:
+        parts.append(interactive.controls(model))
         parts.append(_charts(model, now))
         parts.append(_pools(model))
         parts.append(_teams(model))
         parts.append(_enforcement(model, result.resources))
         parts.append(vertex_section(model))
+    if (diff := getattr(result, "diff", None)) is not None:
+        parts.append(_changes(diff))
     parts.append(_warnings(model, list(getattr(result, "logs", ()))))
     parts.append(_violations(result, rows))
     parts.append(_resources(result.resources))
+    parts.append(interactive.script())
     parts.append("</main></body></html>")
     return "\n".join(p for p in parts if p)

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from gkecap.components.model import CapacityModel
 from gkecap.report import facts
+from gkecap.report.fit import fitted
 
 MAX_TEAMS = 40
 MAX_RESOURCE_TYPES = 30
@@ -33,10 +34,11 @@ def pools_table(model: CapacityModel) -> Table:
     table.add_column("pool", footer="total", no_wrap=True)
     table.add_column("machine", no_wrap=True)
     table.add_column("accelerator", no_wrap=True)
-    table.add_column("capacity model", no_wrap=True)
+    table.add_column("capacity model")
     table.add_column("slices / nodes")
-    table.add_column("accelerators", justify="right", footer=_units(facts.accelerator_totals(model), "\n"), no_wrap=True)
-    table.add_column("quota", justify="right", footer=_units(facts.quota_totals(model), "\n"), no_wrap=True)
+    # Totals wrap ("32 GPUs in reservation windows"); a number and its unit are narrower than the longest word.
+    table.add_column("accelerators", justify="right", footer=_units(facts.accelerator_totals(model), "\n"))
+    table.add_column("quota", justify="right", footer=_units(facts.quota_totals(model), "\n"))
     table.add_column("zones")
     rows = facts.pool_rows(model)
     windows = any(row.reservation for row in rows)  # the column only where some pool has a reservation
@@ -93,13 +95,13 @@ def violations_section(console: Console, rows: list[facts.ViolationRow]) -> None
             title=Text(f"{level.capitalize()} violations ({len(group)})", style=style),
             title_justify="left", box=box.SIMPLE_HEAD, show_lines=True,
         )
-        table.add_column("policy", no_wrap=True)
+        table.add_column("policy")
         table.add_column("resource")
         table.add_column("problem", overflow="fold", ratio=3)
         table.add_column("fix", overflow="fold", ratio=2)
         for row in group:
             table.add_row(Text(row.policy), Text(row.resource), Text(row.problem), Text(row.fix, style="green"))
-        console.print(table)
+        console.print(fitted(table, keys=(0, 1)))  # a policy on a resource
 
 
 def resources_table(resources: list[Any]) -> Table:
@@ -128,20 +130,24 @@ def render(result: Any, console: Console, *, model: CapacityModel | None = None,
         )
     console.print(header)
     if model is not None:
-        console.print(pools_table(model))
-        console.print(teams_table(model))
+        console.print(fitted(pools_table(model)))
+        console.print(fitted(teams_table(model), keys=(0, 3)))  # a row is a team's pool
         from gkecap.report.enforcement import enforcement_table  # per team: Kueue, admission policy, RBAC, quota
 
-        console.print(enforcement_table(model, result.resources, MAX_TEAMS))
+        console.print(fitted(enforcement_table(model, result.resources, MAX_TEAMS)))
         from gkecap.report.vertex import vertex_table  # Vertex AI FLEX_START profiles, when there are any
 
         if (vertex := vertex_table(model)) is not None:
-            console.print(vertex)
+            console.print(fitted(vertex))
         for warning in model.warnings:
             console.print(f"[yellow]warning[/yellow]: {escape(str(warning))}")
-    console.print(resources_table(result.resources))
+    console.print(fitted(resources_table(result.resources)))
     for entry in getattr(result, "logs", ()):
         console.print(f"[yellow]{entry.severity}[/yellow]: {escape(entry.message)}")
+    if (diff := getattr(result, "diff", None)) is not None:  # `gkecap plan --base`: what this change does
+        from gkecap.diff import render_text
+
+        console.print(render_text(diff), markup=False, highlight=False, end="")
     rows = facts.violation_rows(result.violations, facts.remediations_of(result))
     violations_section(console, rows)
     if getattr(result, "policies", None) is None:

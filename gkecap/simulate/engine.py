@@ -43,7 +43,7 @@ MAX_CYCLES_PER_INSTANT = 1_000
 class SimEvent:
     time: float
     workload: str
-    event: str  # submitted | admitted | started | preempted | evicted | finished | deactivated
+    event: str  # submitted | admitted | preempted | evicted | finished | deactivated
     pool: str | None = None
     borrowed: int = 0
     reason: str = ""

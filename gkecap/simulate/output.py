@@ -245,7 +245,9 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
                           if n or row["peakUsage"].get(kind))
         table.add_row(row["name"], usage or "-", span(row["borrowedSeconds"]), span(s["mean"]), span(s["p50"]),
                       span(s["p95"]), span(s["max"]), span(a["mean"]))
-    console.print(table)
+    from gkecap.report.fit import fitted  # every table fits the terminal (stacked where it cannot)
+
+    console.print(fitted(table))
     pools = Table(title="Pools: node-hours (idle: ready VMs without pods)", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False)
     for column in ("pool", "capacity", "unit", "provisioned", "used", "idle", "reserved idle"):
@@ -255,7 +257,7 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
                       str(row["usedNodeHours"]), str(row["idleNodeHours"]),
                       "-" if row["idleReservedNodeHours"] is None else
                       f"{row['idleReservedNodeHours']} of {row['reservedNodeHours']}")
-    console.print(pools)
+    console.print(fitted(pools))
     evictions: dict[str, int] = {}
     for e in result.events:
         if e.event == "evicted":

@@ -242,6 +242,7 @@ class Share:
     ratio: float = 0.0
     borrowing: bool = False
     borrowed: tuple[FlavorResource, ...] = ()
+    dominant: str = field(default="", compare=False)  # the resource of the dominant share (Kueue's DRS name)
 
     def weighted(self) -> float:
         if self.ratio == 0:
@@ -327,7 +328,7 @@ def _dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int]
             value = amount * 1000.0 / lend
             if value > ratio or (value == ratio and resource < dominant):
                 ratio, dominant = value, resource
-    return Share(weight=node.weight, ratio=ratio, borrowing=True, borrowed=tuple(borrowed))
+    return Share(weight=node.weight, ratio=ratio, borrowing=True, borrowed=tuple(borrowed), dominant=dominant)
 
 
 def _lendable(node: QuotaNode) -> dict[str, int]:

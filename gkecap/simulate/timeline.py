@@ -1,6 +1,7 @@
 """The simulation as a self-contained HTML timeline in the capacity report's style (its CSS, its matplotlib
-settings and team colors, inline SVG, no script): a Gantt chart per pool (which workload ran on its nodes when,
-and how it ended), and each team's accelerator usage against its nominal quota over time, then the tables.
+settings and team colors, inline SVG, its inline script: search, team and pool filters, sortable tables): a Gantt
+chart per pool (which workload ran on its nodes when, and how it ended), and each team's accelerator usage against
+its nominal quota over time, then the tables.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from gkecap.atomic_files import contained, write_text_atomic
-from gkecap.report import charts
+from gkecap.report import charts, interactive
 from gkecap.report.html import _CSS as REPORT_CSS
 from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
@@ -97,11 +98,12 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
         ("mean wait to admission", clock(facts["waitToAdmission"]["mean"])), ("evictions", facts["evictions"])))
     parts = [
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f"<title>{escape(title)}</title><style>{REPORT_CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{REPORT_CSS}{interactive.CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="sub">Scenario start {escape(result.start_iso)}; Kueue v0.19 admission simulated over the '
         f"environment's own ClusterQueues{' with fair sharing' if result.fair_sharing else ''}.</p>",
         f'<div class="cards">{cards}</div>',
+        interactive.search_controls(team=list(result.usage), pool=list(result.pool_nodes)),
         "<h2>Usage against quota</h2>",
     ]
     # One chart per unit kind (never added up); teams that held anything, largest quota first (a chart of 100 idle
@@ -119,34 +121,39 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
             parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
     parts.extend(_cycles_html(result))
     parts.append("<h2>Teams</h2><p>Waits to start: until every pod ran; waits to admission: until Kueue admitted.</p>"
-                 "<table><tr><th>team</th><th class=n>quota</th><th class=n>peak usage</th><th class=n>borrowed for</th>"
+                 '<table id="sim-teams" class="sortable filterable"><thead><tr><th>team</th><th class=n>quota</th>'
+                 "<th class=n>peak usage</th><th class=n>borrowed for</th>"
                  "<th class=n>wait to start: mean</th><th class=n>p50</th><th class=n>p95</th><th class=n>max</th>"
-                 "<th class=n>wait to admission: mean</th><th class=n>max</th></tr>")
+                 "<th class=n>wait to admission: mean</th><th class=n>max</th></tr></thead><tbody>")
     for row in team_rows(result):
         start, admission = row["waitToStart"], row["waitToAdmission"]
-        cells = [units_text(row["quota"]), units_text(row["peakUsage"]), clock(row["borrowedSeconds"]),
-                 clock(start["mean"]), clock(start["p50"]), clock(start["p95"]), clock(start["max"]),
-                 clock(admission["mean"]), clock(admission["max"])]
-        parts.append(f"<tr><td>{escape(row['name'])}</td>" + "".join(f"<td class=n>{escape(c)}</td>" for c in cells)
-                     + "</tr>")
-    parts.append("</table><h2>Idle capacity</h2><table><tr><th>pool</th><th>capacity</th><th>unit</th>"
+        seconds = [row["borrowedSeconds"], start["mean"], start["p50"], start["p95"], start["max"], admission["mean"],
+                   admission["max"]]
+        parts.append(f"<tr{interactive.data(team=row['name'])}><td>{escape(row['name'])}</td>"
+                     f"<td class=n>{escape(units_text(row['quota']))}</td><td class=n>{escape(units_text(row['peakUsage']))}</td>"
+                     + "".join(_clock_cell(value) for value in seconds) + "</tr>")
+    parts.append('</tbody></table><h2>Idle capacity</h2><table id="sim-pools" class="sortable filterable"><thead><tr>'
+                 "<th>pool</th><th>capacity</th><th>unit</th>"
                  "<th class=n>node-hours</th><th class=n>used</th><th class=n>idle</th><th class=n>reserved</th>"
-                 "<th class=n>reserved idle</th></tr>")
+                 "<th class=n>reserved idle</th></tr></thead><tbody>")
     for row in pool_rows(result):
         cells = [str(row["capacityModel"]), str(row["unit"]), str(row["nodeHours"]), str(row["usedNodeHours"]),
                  str(row["idleNodeHours"]), "-" if row["reservedNodeHours"] is None else str(row["reservedNodeHours"]),
                  "-" if row["idleReservedNodeHours"] is None else str(row["idleReservedNodeHours"])]
-        parts.append(f"<tr><td>{escape(row['name'])}</td>" + "".join(
+        parts.append(f"<tr{interactive.data(pool=row['name'])}><td>{escape(row['name'])}</td>" + "".join(
             f"<td{'' if i < 2 else ' class=n'}>{escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
-    parts.append("</table><h2>Workloads</h2><table><tr><th>workload</th><th>team</th><th>pool</th><th class=n>submitted</th>"
+    parts.append('</tbody></table><h2>Workloads</h2><table id="sim-workloads" class="sortable filterable"><thead><tr>'
+                 "<th>workload</th><th>team</th><th>pool</th><th class=n>submitted</th>"
                  "<th class=n>admitted</th><th class=n>started</th><th class=n>finished</th><th class=n>preemptions</th>"
-                 "<th class=n>evictions</th></tr>")
+                 "<th class=n>evictions</th></tr></thead><tbody>")
     for w in result.workloads:
-        parts.append(f"<tr><td>{escape(w.name)}</td><td>{escape(w.team)}</td><td>{escape(w.pool or '-')}</td>"
-                     f"<td class=n>{clock(w.submitted)}</td><td class=n>{clock(w.admitted)}</td><td class=n>{clock(w.started)}</td>"
-                     f"<td class=n>{clock(w.finished)}</td><td class=n>{w.preemptions}</td>"
-                     f"<td class=n>{w.evictions}</td></tr>")
-    parts.append("</table></main></body></html>")
+        parts.append(f"<tr{interactive.data(team=w.team, pool=w.pool)}><td>{escape(w.name)}</td><td>{escape(w.team)}</td>"
+                     f"<td>{escape(w.pool or '-')}</td>"
+                     + "".join(_clock_cell(value) for value in (w.submitted, w.admitted, w.started, w.finished))
+                     + f"<td class=n>{w.preemptions}</td><td class=n>{w.evictions}</td></tr>")
+    parts.append("</tbody></table>")
+    parts.append(interactive.script())
+    parts.append("</main></body></html>")
     return "\n".join(parts)
 
 
@@ -172,6 +179,12 @@ def _cycles_html(result: SimulationResult) -> list[str]:
                      f"<td>{fixes}</td></tr>")
     parts.append("</table>")
     return parts
+
+
+def _clock_cell(seconds: float | None) -> str:
+    """A time as the table shows it (`1d 02:00:00`), sorted by its seconds (never reached: last)."""
+    key = "Infinity" if seconds is None else f"{seconds:g}"
+    return f'<td class=n data-sort="{key}">{escape(clock(seconds))}</td>'
 
 
 def write_timeline(result: SimulationResult, directory: Path, *, source: str = "") -> Path:

@@ -21,8 +21,7 @@ that requires `kueue.x-k8s.io/queue-name`. The Kueue Configuration is read from 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,38 +140,68 @@ def _read(resources: list[ResourceView]) -> _Stack:
     return stack
 
 
+def _mentions(policy: ResourceView, text: str) -> bool:
+    """Whether one of the policy's validation or variable expressions mentions `text` (a label key)."""
+    spec = policy.props.get("spec")
+    if not isinstance(spec, Mapping):
+        return False
+    return any(
+        isinstance(item, Mapping) and isinstance(item.get("expression"), str) and text in item["expression"]
+        for key in ("validations", "variables") if isinstance(spec.get(key), list)
+        for item in spec[key]
+    )
+
+
 def _requires_queue_label(policy: ResourceView) -> bool:
     spec = policy.props.get("spec")
-    if not isinstance(spec, Mapping) or not spec.get("validations"):
-        return False
-    return QUEUE_LABEL in json.dumps({k: spec.get(k) for k in ("validations", "variables")}, default=str)
+    return isinstance(spec, Mapping) and bool(spec.get("validations")) and _mentions(policy, QUEUE_LABEL)
 
 
 def _restricts_priorities(policy: ResourceView) -> bool:
-    spec = policy.props.get("spec") or {}
-    return PRIORITY_LABEL in json.dumps({k: spec.get(k) for k in ("validations", "variables")}, default=str)
+    return _mentions(policy, PRIORITY_LABEL)
 
 
-def _guarding_policies(stack: _Stack, namespace: str) -> list[ResourceView] | None:
-    """The queue-enforcing policies bound with Deny to the namespace; None when a binding's selector is unknown."""
-    labels, known = stack.labels_of(namespace)
-    found = []
+def candidates(selector: Mapping[str, Any], namespaces: list[str], known: set[str] | None = None) -> list[str]:
+    """The namespaces of `namespaces` a selector may select: when it requires `kubernetes.io/metadata.name` to be
+    one of some names (an `In` expression or a matchLabels entry), only those; otherwise all. A prefilter: `selects`
+    still decides each one. It keeps a stack of N namespaces and N per-team selectors linear, not N x N."""
+    allowed: set[str] | None = None
+    for expression in selector.get("matchExpressions") or []:
+        if (isinstance(expression, Mapping) and expression.get("key") == NAMESPACE_NAME_LABEL
+                and expression.get("operator") == "In" and isinstance(expression.get("values"), list)):
+            values = {v for v in expression["values"] if isinstance(v, str)}
+            allowed = values if allowed is None else allowed & values
+    match_labels = selector.get("matchLabels")
+    if isinstance(match_labels, Mapping) and isinstance(match_labels.get(NAMESPACE_NAME_LABEL), str):
+        value = {match_labels[NAMESPACE_NAME_LABEL]}
+        allowed = value if allowed is None else allowed & value
+    if allowed is None:
+        return list(namespaces)
+    known = known if known is not None else set(namespaces)  # callers looping over selectors pass it once
+    return sorted(ns for ns in allowed if ns in known)
+
+
+def _guards(stack: _Stack, namespaces: Iterable[str]) -> dict[str, list[ResourceView] | None]:
+    """Per namespace, the queue-enforcing policies bound to it with Deny; None where a binding's selector cannot
+    be decided (unknown at preview, or about labels of a namespace outside the stack)."""
+    namespaces = list(namespaces)
+    index = set(namespaces)
+    found: dict[str, list[ResourceView] | None] = {ns: [] for ns in namespaces}
     for binding in stack.bindings:
         policy = stack.policies.get(known_str(at(binding.props, "spec.policyName")) or "")
         actions = at(binding.props, "spec.validationActions")
         if policy is None or not isinstance(actions, list) or "Deny" not in actions:
             continue
         selector = at(binding.props, "spec.matchResources.namespaceSelector")
-        if selector is None:
-            found.append(policy)  # no namespaceSelector: every namespace
-            continue
-        if has_unknown(selector):
-            return None
-        matched = selects(selector, labels, known)
-        if matched is None:
-            return None
-        if matched:
-            found.append(policy)
+        if selector is not None and (not isinstance(selector, Mapping) or has_unknown(selector)):
+            return {ns: None for ns in namespaces}
+        for namespace in namespaces if selector is None else candidates(selector, namespaces, index):
+            labels, known = stack.labels_of(namespace)
+            matched = True if selector is None else selects(selector, labels, known)  # no selector: everywhere
+            if matched is None:
+                found[namespace] = None
+            elif matched and found[namespace] is not None:
+                found[namespace].append(policy)  # type: ignore[union-attr]
     return found
 
 
@@ -191,11 +220,9 @@ def _kueue_manages(stack: _Stack, namespace: str) -> bool:
 
 def _layers(stack: _Stack) -> dict[str, tuple[bool, bool | None]]:
     """Team namespace -> (Kueue manages it, an admission policy requires the queue label: None when unknown)."""
-    out = {}
-    for namespace in sorted(stack.owners):
-        policies = _guarding_policies(stack, namespace)
-        out[namespace] = (_kueue_manages(stack, namespace), None if policies is None else bool(policies))
-    return out
+    guards = _guards(stack, sorted(stack.owners))
+    return {namespace: (_kueue_manages(stack, namespace), None if policies is None else bool(policies))
+            for namespace, policies in guards.items()}
 
 
 def _where(stack: _Stack, namespace: str) -> str:
@@ -241,6 +268,7 @@ def check_cluster_queue_reachable(resources: list[ResourceView], config: dict) -
     """cluster-queue-reachable: a ClusterQueue admits a namespace of the stack that belongs to another queue."""
     stack = _read(resources)
     namespaces = sorted(set(stack.owners) | set(stack.namespace_labels))
+    index = set(namespaces)
     findings = []
     for name, queue in sorted(stack.queues.items()):
         selector = at(queue.props, "spec.namespaceSelector")
@@ -251,7 +279,7 @@ def check_cluster_queue_reachable(resources: list[ResourceView], config: dict) -
         labels_of_queue = at(queue.props, "metadata.labels")
         queue_team = known_str(labels_of_queue.get(TEAM_LABEL)) if isinstance(labels_of_queue, Mapping) else None
         foreign = []
-        for namespace in namespaces:
+        for namespace in candidates(selector, namespaces, index):
             labels, known = stack.labels_of(namespace)
             if selects(selector, labels, known) is not True:
                 continue
@@ -282,8 +310,7 @@ def check_priority_allowance(resources: list[ResourceView], config: dict) -> lis
     if not stack.priority_classes:
         return []
     findings = []
-    for namespace in sorted(stack.owners):
-        policies = _guarding_policies(stack, namespace)
+    for namespace, policies in _guards(stack, sorted(stack.owners)).items():
         if policies is None:
             continue
         restricting = [p for p in policies if _restricts_priorities(p)]
@@ -358,8 +385,9 @@ def namespace_layers(resources: list[ResourceView], namespaces: list[str]) -> di
                 if accelerators:
                     quotas.setdefault(namespace, {}).update(accelerators)
     out = {}
+    guards = _guards(stack, namespaces)
     for namespace in namespaces:
-        policies = _guarding_policies(stack, namespace) or []
+        policies = guards[namespace] or []
         listed = [_annotation(p) for p in policies if _restricts_priorities(p)]
         out[namespace] = NamespaceLayers(
             kueue_managed=_kueue_manages(stack, namespace),

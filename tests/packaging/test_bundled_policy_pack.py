@@ -96,3 +96,13 @@ def test_bundling_leaves_other_files_in_the_folder_alone(tmp_path):
     assert (tmp_path / "notes.md").read_text() == "mine"
     assert {p.name for p in tmp_path.iterdir()} == {"notes.md", "PulumiPolicy.yaml", "__main__.py", "requirements.txt",
                                                      "wheels"}
+
+
+def test_a_link_leading_out_of_the_folder_is_refused(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "wheels").symlink_to(elsewhere)
+    result = CliRunner().invoke(app, ["policies", "bundle", "--out", str(tmp_path / "pack")])
+    assert result.exit_code == 2 and "outside the output directory" in result.stderr
+    assert list(elsewhere.iterdir()) == []

@@ -1,7 +1,8 @@
 """What the cross-field checks work on: a view of the entries that parsed, and where findings go.
 
 When pydantic rejected part of the file, the checks still run on every entry that parses (an entry whose
-bad keys are dropped, since those are reported already), so one run reports every problem.
+bad keys are dropped, since those are reported already; a bad `name` is stood in for), so one run reports every
+problem: a team whose name is wrong still has its cohort and its quota's pools checked.
 """
 
 from __future__ import annotations
@@ -114,19 +115,39 @@ class View:
         )
 
 
+# A valid stand-in for a `name` that failed to parse (already reported), so the entry's references are checked.
+_NAME_STAND_IN = "unparsed-name"
+
+
 def _parse_salvaging(model: type[BaseModel], raw: Any) -> Any:
     """Parse one entry; if that fails, once more without the keys that failed (already reported), so the
-    cross-field checks still see the rest of the entry. None when even that fails (e.g. a required key)."""
+    cross-field checks still see the rest of the entry. A bad or missing `name` is the one required key stood in
+    for: the entry keeps its other keys' checks (its cohort, its quota's pools) and carries the name as written.
+    None when even that fails (another required key)."""
     try:
         return model.model_validate(raw)
     except ValidationError as err:
         if not isinstance(raw, Mapping):
             return None
         bad = {error["loc"][0] for error in err.errors() if error["loc"]}
+        kept = {k: v for k, v in raw.items() if k not in bad}
         try:
-            return model.model_validate({k: v for k, v in raw.items() if k not in bad})
+            return model.model_validate(kept)
+        except ValidationError:
+            pass
+        if "name" not in model.model_fields or "name" in kept:
+            return None
+        try:
+            parsed = model.model_validate({**kept, "name": _NAME_STAND_IN})
         except ValidationError:
             return None
+        written = raw.get("name")
+        # Messages name the entry as written (a missing name as ''), never by the stand-in; a team's namespace
+        # defaulted from that name is left unchecked (the name's own error covers it).
+        update: dict[str, Any] = {"name": "" if written is None else str(written)}
+        if getattr(parsed, "namespaces", None) == [_NAME_STAND_IN]:
+            update["namespaces"] = []
+        return parsed.model_copy(update=update)
 
 
 @dataclass

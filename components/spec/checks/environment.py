@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gkecap.components.gke.cluster import BASE_FLOOR, LOWEST_VERSION, check_cluster_request
 from gkecap.components.gke.locations import zone_region, zones_hint
-from gkecap.components.gke.pool_request import topology_aware_refusal
+from gkecap.components.gke.pool_request import TAS_CAPACITY_MODELS, topology_aware_refusal
 from gkecap.components.gke.versions import (
     GPU_FLEX_MIN_VERSION,
     TPU7X_MIN_VERSION,
@@ -90,12 +90,17 @@ def check_kueue(f: Findings) -> None:
 def check_topology_aware_scheduling(f: Findings, facts: dict[str, PoolFacts]) -> None:
     """`kueue.topologyAwareScheduling: true` gives a topology to the flavors of the pools whose nodes carry GKE's
     topology labels (`gke.topology_aware_refusal`); when no valid pool can have it, the request would silently do
-    nothing, so it is an error naming why each pool cannot."""
+    nothing, so it is an error naming why each pool cannot. A GPU pool on reserved or queued capacity left out for
+    want of the labels is a warning."""
     kueue = f.view.kueue
     if kueue is None or kueue.topology_aware_scheduling is not True or not facts:
         return
     refusals = {name: topology_aware_refusal(p.request) for name, p in facts.items()}
     if any(reason is None for reason in refusals.values()):
+        for name, pool in facts.items():
+            if pool.kind == "gpu" and pool.request.capacity in TAS_CAPACITY_MODELS and refusals[name] is not None:
+                # Reserved or queued capacity, where TAS would apply, but its nodes carry no topology labels.
+                f.warn(f"nodePools[{pool.index}].machineType", f"gets no topology-aware scheduling: {refusals[name]}")
         return
     f.error("kueue.topologyAwareScheduling", "no pool can use topology-aware scheduling: " + "; ".join(
         f"{name}: {reason}" for name, reason in refusals.items()) + ". Use a machine type with topology labels on "

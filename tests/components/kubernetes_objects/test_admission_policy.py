@@ -216,6 +216,7 @@ HOSTILE: dict[str, Request] = {
     "pod-kubernetes-priority-class": request(pod(pod_spec(GPU, priorityClassName="system-cluster-critical"),
                                                  queue="vision")),
     "pod-team-service-account": request(pod(), username="system:serviceaccount:vision:trainer"),
+    "pod-anonymous-user": request(pod(), username="system:anonymous"),
     "job-no-label": request(job()),
     "job-other-teams-queue": request(job(queue="llm")),
     "job-tpu-no-label": request(job(pod_spec(TPU))),

@@ -228,3 +228,32 @@ def test_more_pools_than_kueue_allows_in_a_queue_is_a_spec_error_naming_the_team
         load_environment(env)
     assert [issue.path for issue in raised.value.issues] == ["teams[0]", "teams[1]"]
     assert "would use 65 pools" in str(raised.value) and "at most 64 flavors" in str(raised.value)
+
+
+def test_a_zero_weight_is_written_and_the_real_crd_accepts_it():
+    from testkit.kueue_crds import validate_against_crds
+
+    env = prod()
+    env["teams"][1]["weight"] = 0
+    queue = find(objects_of(env), "ClusterQueue", "team-b")
+    assert queue["spec"]["fairSharing"] == {"weight": 0} and validate_against_crds(queue) == []
+
+
+@pytest.mark.parametrize(("api", "version", "want"), [
+    ("v1beta2", "v0.19.2", {"whenCanBorrow": "TryNextFlavor", "whenCanPreempt": "MayStopSearch"}),
+    ("v1beta1", "v0.14.8", {"whenCanBorrow": "TryNextFlavor", "whenCanPreempt": "Preempt"}),
+])
+def test_a_teams_flavor_fungibility_is_written_in_the_apis_spelling(api: str, version: str, want: dict):
+    from testkit.kueue_crds import validate_against_crds
+
+    env = with_kueue(prod(), apiVersion=api, version=version)
+    env["teams"][0]["flavorFungibility"] = {"whenCanBorrow": "TryNextFlavor", "whenCanPreempt": "MayStopSearch"}
+    queue = find(objects_of(env), "ClusterQueue", "team-a")
+    assert queue["spec"]["flavorFungibility"] == want and validate_against_crds(queue) == []
+
+
+def test_unset_fungibility_fields_keep_kueues_defaults():
+    env = prod()
+    env["teams"][0]["flavorFungibility"] = {"whenCanPreempt": "MayStopSearch"}
+    queue = find(objects_of(env), "ClusterQueue", "team-a")
+    assert queue["spec"]["flavorFungibility"] == {"whenCanBorrow": "MayStopSearch", "whenCanPreempt": "MayStopSearch"}

@@ -63,3 +63,13 @@ def test_without_tas_the_same_environment_is_valid():
     env = _one_pool(machineType="a3-highgpu-4g", capacity="queued")
     env["kueue"] = {}
     load_environment(env, now=NOW)
+
+
+def test_a_reserved_pool_left_out_for_want_of_labels_is_a_warning():
+    env = _one_pool(machineType="a3-highgpu-8g", capacity="queued")
+    env["nodePools"].append({"name": "h100-2g", "machineType": "a3-highgpu-2g", "capacity": "queued", "maxNodes": 2,
+                             "zones": ["us-east5-a"]})
+    env["nodePools"].append({"name": "l4", "machineType": "g2-standard-12", "capacity": "spot", "maxNodes": 1})
+    warnings = load_environment(env, now=NOW).warnings
+    [warning] = [w for w in warnings if "topology-aware" in w]
+    assert warning.startswith("nodePools[1].machineType: gets no topology-aware scheduling: a3-highgpu-2g nodes")

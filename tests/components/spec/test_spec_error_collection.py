@@ -70,3 +70,47 @@ def test_references_to_a_malformed_section_are_not_reported_as_dangling():
     with pytest.raises(SpecError) as err:
         load_environment(env, now=NOW)
     assert [str(i) for i in err.value.issues] == ["nodePools: expected a list, got a mapping"]
+
+
+def _paths(env) -> list[str]:
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    return [issue.path for issue in err.value.issues]
+
+
+def test_a_team_with_a_bad_name_still_has_its_cohort_checked():
+    env = prod()
+    env["teams"][0]["name"] = "Vision_Team"  # the required key fails: the entry used to be dropped whole
+    env["teams"][0]["cohort"] = "nope"
+    assert {"teams[0].name", "teams[0].cohort"} <= set(_paths(env))
+
+
+def test_a_team_without_a_name_still_has_its_quota_pools_checked():
+    env = prod()
+    del env["teams"][1]["name"]
+    env["teams"][1]["quota"]["ghost"] = 2
+    assert {"teams[1].name", "teams[1].quota.ghost"} <= set(_paths(env))
+
+
+def test_a_pool_with_a_bad_name_still_has_its_own_rules_checked():
+    env = prod()
+    env["nodePools"][1]["name"] = "V6E_16"
+    env["nodePools"][1]["tpuTopology"] = "4x3"
+    assert {"nodePools[1].name", "nodePools[1].tpuTopology"} <= set(_paths(env))
+
+
+def test_a_stood_in_name_adds_no_finding_of_its_own():
+    env = prod()
+    del env["teams"][0]["name"]
+    del env["teams"][1]["name"]  # two nameless teams: neither their names nor default namespaces collide
+    assert _paths(env) == ["teams[0].name", "teams[1].name"]
+
+
+def test_a_finding_names_the_entry_as_written():
+    env = prod()
+    env["teams"][0]["name"] = "Vision_Team"
+    env["teams"][0]["quota"]["l4-spot"] = 10_000  # above the spot pool: the message lists each team's share
+    with pytest.raises(SpecError) as err:
+        load_environment(env, now=NOW)
+    over = [str(issue) for issue in err.value.issues if "l4-spot" in issue.message]
+    assert len(over) == 1 and "Vision_Team 10000" in over[0]

@@ -75,10 +75,23 @@ def test_cohort_must_be_declared():
     assert issues(env)["teams[0].cohort"] == "'reserch' is not a declared cohort; declared: research"
 
 
-def test_weight_must_be_positive():
+def test_weight_must_not_be_negative():
     env = prod()
-    team(env)["weight"] = 0
-    assert issues(env)["teams[0].weight"] == "0 is too small; must be greater than 0"
+    team(env)["weight"] = -1
+    assert issues(env)["teams[0].weight"] == "-1 is too small; must be at least 0"
+
+
+def test_a_weight_between_zero_and_one_nano_is_rejected():
+    # Kueue's webhook: a weight is 0 or more than 1n (KUEUE_VALIDATION R-CQ-12).
+    env = prod()
+    team(env)["weight"] = 1e-10
+    assert "is too small; a weight is 0 or more than 0.000000001 (1n)" in issues(env)["teams[0].weight"]
+
+
+def test_flavor_fungibility_values_are_kueues():
+    env = prod()
+    team(env)["flavorFungibility"] = {"whenCanBorrow": "Borrow"}
+    assert "teams[0].flavorFungibility.whenCanBorrow" in issues(env)
 
 
 def test_team_names_are_unique():

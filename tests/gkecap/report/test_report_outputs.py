@@ -15,7 +15,7 @@ def test_plan_json_is_the_format_json_document(result, tmp_path):
     written = write_outputs(result, tmp_path, now=NOW)
     document = json.loads(written["plan"].read_text())
     assert document == json.loads(render_json(result))
-    assert set(document) == {"resources", "violations", "diagnostics", "summary"}
+    assert set(document) == {"resources", "violations", "diagnostics", "summary", "capacity"}  # capacity: an environment's
     assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"}
     assert set(document["violations"][0]) == {"policy", "enforcementLevel", "urn", "message"}
 

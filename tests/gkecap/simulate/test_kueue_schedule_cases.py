@@ -23,9 +23,11 @@ def test_same_admissions_as_kueue(case: ScheduleCase):
     scheduler = Scheduler(cluster)
     for workload in case.pending:
         scheduler.submit(workload)
+    preempted = set()
     for _ in range(case.cycles):
-        scheduler.cycle(0.0)
+        preempted |= {target.workload.name for target, _ in scheduler.cycle(0.0).preempted}
     admitted = {w.name: _flavors(w) for q in cluster.queues.values() for w in q.workloads.values()}
     assert admitted == case.want_admitted
     left = {w.name for w in case.pending} - set(case.want_admitted)
     assert {w.name for w in case.pending if w.flavors is None} == left
+    assert preempted == case.want_preempted  # issued this cycle; the victims still hold their quota

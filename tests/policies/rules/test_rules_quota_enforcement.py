@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 from testkit.engine_fixtures import PROGRAMS
 from testkit.rule_resources import kueue, resource
 
+from gkecap.components.k8s.label_selector import selects
 from gkecap.policies.resource_view import UNKNOWN
 from gkecap.policies.rules.quota_enforcement import (
     BINDING_TYPE,
     CONFIG_MAP_TYPE,
     POLICY_TYPE,
+    candidates,
     check_cluster_queue_reachable,
     check_enforcement_layers,
     check_priority_allowance,
@@ -202,3 +205,28 @@ def test_the_holes_are_mandatory_where_quota_can_be_bypassed(holes):
     assert (levels["team-quota-bypass"], levels["cluster-queue-reachable"], levels["team-priority-allowance"]) == (
         "mandatory", "mandatory", "mandatory")
     assert levels["team-quota-layers"] == "advisory"
+
+
+# ---- the selector prefilter is exact --------------------------------------------------------------------------
+
+NAMES = st.sampled_from(["a", "b", "c", "d", "e"])
+REQUIREMENTS = st.one_of(
+    st.builds(lambda values: {"key": BY_NAME, "operator": "In", "values": values}, st.lists(NAMES, max_size=3)),
+    st.builds(lambda values: {"key": BY_NAME, "operator": "NotIn", "values": values}, st.lists(NAMES, max_size=3)),
+    st.builds(lambda value: {"key": "team", "operator": "In", "values": [value]}, NAMES),
+)
+SELECTORS = st.builds(
+    lambda expressions, by_name, team: {
+        "matchExpressions": expressions,
+        "matchLabels": {**({BY_NAME: by_name} if by_name else {}), **({"team": team} if team else {})}},
+    st.lists(REQUIREMENTS, max_size=3), st.one_of(st.none(), NAMES), st.one_of(st.none(), NAMES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(SELECTORS, st.lists(NAMES, unique=True))
+def test_candidates_keep_every_namespace_the_selector_selects(selector, namespaces):
+    def labels(ns):
+        return {BY_NAME: ns, "team": ns}
+
+    plain = {ns for ns in namespaces if selects(selector, labels(ns))}
+    assert {ns for ns in candidates(selector, namespaces) if selects(selector, labels(ns))} == plain
