@@ -28,8 +28,7 @@ import pulumi_kubernetes as k8s
 from gkecap.components.cluster import GkeCluster
 from gkecap.components._schema_types import PoolExport, QueueExport
 from gkecap.components._support import arguments, known, raise_invalid
-from gkecap.components.kubernetes_objects.jobset_chart import jobset_integration_on
-from gkecap.components.kubernetes_objects.kueue_chart import wait_for_pods_ready_on
+from gkecap.components.kubernetes_objects.kueue_chart import install_args as kueue_install_args
 from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
 from gkecap.components.model import CapacityModel, PoolPlan, derive
@@ -143,19 +142,7 @@ class Environment(pulumi.ComponentResource):
         self.kueue_install: Optional[KueueInstall] = None
         depends: list[pulumi.Resource] = []
         if kueue.install:
-            install_args: dict[str, Any] = {
-                "version": kueue.version,
-                "fair_sharing": kueue.fair_sharing,
-                "topology_aware_scheduling": kueue.topology_aware_scheduling,
-                # Calendar capacity exists only in its window: requeue work whose pods wait (docs/design.md).
-                "wait_for_pods_ready": wait_for_pods_ready_on(p.capacity for p in spec.node_pools),
-                "install_jobset": kueue.job_set and jobset_integration_on(),
-            }
-            resources = kueue.manager_resources
-            if resources is not None and resources.cpu is not None:
-                install_args["manager_cpu"] = resources.cpu
-            if resources is not None and resources.memory is not None:
-                install_args["manager_memory"] = resources.memory
+            install_args = kueue_install_args(model)  # the GitOps folder's values come from the same function
             self.kueue_install = KueueInstall("kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
             depends.append(self.kueue_install)
         self.kueue_objects = KueueObjects(

@@ -23,16 +23,43 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     KUEUE_CHART,
     KUEUE_FULLNAME,
     KUEUE_NAMESPACE,
+    chart_arguments,
     chart_values,
     chart_version,
 )
-from gkecap.components._support import argument_issues, known, raise_invalid
-from gkecap.components.issues import Issue
+from gkecap.components._support import argument_issues, camel, known, raise_invalid
+from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.kueue_api.releases import check_install
 from gkecap.components.kubernetes_objects.build import object_key
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 
 _K8S_VERSION = _package_version("pulumi_kubernetes")
+
+
+class RequeuingStrategyArgs(TypedDict):
+    """waitForPodsReady.requeuingStrategy (Kueue's fields); unset fields keep Kueue's defaults."""
+
+    timestamp: NotRequired[str]
+    """Eviction (default) or Creation: which time orders a requeued workload."""
+    backoff_limit_count: NotRequired[int]
+    """Requeues before the workload is deactivated (default: no limit)."""
+    backoff_base_seconds: NotRequired[int]
+    """Base of the exponential back-off (default 60)."""
+    backoff_max_seconds: NotRequired[int]
+    """Longest back-off (default 3600)."""
+
+
+class WaitForPodsReadyArgs(TypedDict):
+    """Kueue's waitForPodsReady (apis/config configuration_types.go)."""
+
+    timeout: str
+    """How long an admitted workload's pods may take to be ready, a Go duration (e.g. 2h)."""
+    block_admission: NotRequired[bool]
+    """Admit nothing else while a workload's pods are not ready (default false)."""
+    recovery_timeout: NotRequired[str]
+    """How long a running workload's pods may stay not ready before eviction (Go duration)."""
+    requeuing_strategy: NotRequired[RequeuingStrategyArgs]
+    """How an evicted workload is requeued."""
 
 
 class KueueInstallArgs(TypedDict):
@@ -50,9 +77,15 @@ class KueueInstallArgs(TypedDict):
     install_jobset: NotRequired[bool]
     """Also install JobSet (pinned chart, namespace jobset-system), which Kueue's JobSet integration needs
     (default false; Environment sets it while the integration is on and `kueue.jobSet` is not false)."""
-    wait_for_pods_ready: NotRequired[bool]
-    """Evict and requeue (with back-off) admitted workloads whose pods are not ready within 10 minutes
-    (default false; Environment sets it when a pool consumes a calendar reservation)."""
+    wait_for_pods_ready: NotRequired[WaitForPodsReadyArgs]
+    """Kueue's cluster-wide waitForPodsReady (its own fields): every admitted workload whose pods are not ready
+    within `timeout` is evicted and requeued (default: off)."""
+    frameworks: NotRequired[list[str]]
+    """Kueue integrations (integrations.frameworks), within what the release knows (default: what the chart of
+    the release enables)."""
+    managed_namespaces: NotRequired[list[str]]
+    """Namespaces in which Kueue manages every job, with or without a queue name (manageJobsWithoutQueueName
+    with a managedJobsNamespaceSelector of exactly these); default none."""
     manager_cpu: NotRequired[str]
     """CPU request of the Kueue controller manager, e.g. "1" (chart default when omitted)."""
     manager_memory: NotRequired[str]
@@ -79,14 +112,13 @@ class KueueInstall(pulumi.ComponentResource):
         issues = key_issues + check_install(release, cpu=args.get("manager_cpu"), memory=args.get("manager_memory"))
         if issues:
             raise_invalid(f"KueueInstall {name!r}", issues, {"managerResources.cpu": "managerCpu", "managerResources.memory": "managerMemory"})
-        values = chart_values(
-            release,
-            fair_sharing=bool(args.get("fair_sharing", True)),
-            topology_aware_scheduling=bool(args.get("topology_aware_scheduling", False)),
-            wait_for_pods_ready=bool(args.get("wait_for_pods_ready", False)),
-            manager_cpu=args.get("manager_cpu"),
-            manager_memory=args.get("manager_memory"),
-        )
+        pods_ready, ready_issues = _wait_for_pods_ready(args.get("wait_for_pods_ready"))
+        if ready_issues:
+            raise_invalid(f"KueueInstall {name!r}", ready_issues)
+        try:
+            values = chart_values(**chart_arguments({**args, "version": release, "wait_for_pods_ready": pods_ready}))
+        except InvalidInput as err:
+            raise_invalid(f"KueueInstall {name!r}", err.issues)
         version = chart_version(release)
         namespace_name = args.get("namespace") or KUEUE_NAMESPACE
         super().__init__("gkecap:index:KueueInstall", name, None, opts)
@@ -133,6 +165,25 @@ class KueueInstall(pulumi.ComponentResource):
         self.register_outputs(
             {"namespace": self.namespace, "version": self.version, "batchUserRole": self.batch_user_role}
         )
+
+
+def _wait_for_pods_ready(value: Any) -> tuple[Optional[dict[str, Any]], list[Issue]]:
+    """The section as Kueue spells it, checked by the environment file's own model (one rule set)."""
+    if value is None:
+        return None, []
+    from pydantic import ValidationError
+
+    from gkecap.components.spec.errors import translate_validation_error
+    from gkecap.components.spec.models import WaitForPodsReadySpec
+
+    def camel_keys(item: Any) -> Any:  # snake_case or camelCase in, Kueue's camelCase paths in every message
+        return {camel(k) if isinstance(k, str) else k: camel_keys(v) for k, v in item.items()} \
+            if isinstance(item, dict) else item
+
+    try:
+        return WaitForPodsReadySpec.model_validate(camel_keys(value)).config(), []
+    except ValidationError as err:
+        return None, translate_validation_error(err, WaitForPodsReadySpec, ("waitForPodsReady",))
 
 
 class KueueObjectsArgs(TypedDict):

@@ -36,9 +36,11 @@ COMMANDS: dict[str, CommandEntry] = {
     "slice": CommandEntry("gkecap.commands.catalog", "slice_command", "Explain a TPU slice (chips, VMs, single- or multi-host, node-pool settings) or a GPU machine type."),
     "plan": CommandEntry("gkecap.commands.plan", "plan_command", "Evaluate an environment or any Python Pulumi program offline and check it with the policy pack."),
     "check": CommandEntry("gkecap.commands.plan", "check_command", "Run the policy pack over the resources of a stack export."),
+    "check-stacks": CommandEntry("gkecap.commands.check_stacks", "check_stacks_command", "Plan every environment file given (a pre-commit hook's entry); print one line per finding."),
     "manifests": CommandEntry("gkecap.commands.manifests", "manifests_command", (
         "Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and "
-        "RoleBindings) as kubectl-ready YAML, one file per kind in apply order."
+        "RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD "
+        "and Flux need to install Kueue and JobSet first (README \"GitOps\")."
     )),
     "policies": CommandEntry("gkecap.commands.policies", "policies_command", "List every policy of the pack: name, enforcement level, description and config schema."),
     "workload": CommandEntry("gkecap.commands.workload", "workload_command", (

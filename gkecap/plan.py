@@ -25,6 +25,7 @@ from typing import Any
 import pulumi
 
 from gkecap.ci import diagnostics as ci_diagnostics
+from gkecap.ci.documents import SCHEMA_VERSIONS
 from gkecap.components.issues import InvalidInput, Issue, join_path
 from gkecap.engine.deadline import DeadlineExceeded
 from gkecap.engine.program import Program, ProgramError, find_program
@@ -108,6 +109,7 @@ class PlanResult:
         """The document `--format json` prints; `capacity` (an environment's teams, cohorts, pools and
         reservations: gkecap.diff.snapshot) is what `gkecap diff` compares."""
         document = {
+            "schemaVersion": SCHEMA_VERSIONS["plan"],  # docs/schemas/plan.schema.json
             "resources": [r.to_json() for r in self.resources],
             "violations": [v.to_json() for v in self.violations],
             "diagnostics": [d.to_json() for d in self.diagnostics],
@@ -193,7 +195,8 @@ def _stacks_dir(cwd: Path) -> Path:
     for base in (cwd, Path(__file__).resolve().parent.parent):
         if (base / "stacks" / "__main__.py").is_file():
             return base / "stacks"
-    raise PlanError(["no stacks/ directory with a __main__.py here or in the gke-capacity checkout; pass --program DIR"])
+    # Installed from a wheel (a pre-commit hook, the GitHub Action): the same environment program, from the package.
+    return Path(__file__).resolve().parent / "environment_program"
 
 
 def _stack_name_of(path: Path) -> str:

@@ -53,7 +53,7 @@ from pulumi_policy.proxy import (
 )
 
 from gkecap.compat import policy_proxies
-
+from gkecap.policies.rule_help import HELP, url_of
 from gkecap.policies.resource_view import UNKNOWN, ProviderView, ResourceOptions, ResourceView
 
 ResourceCheck = Callable[[ResourceView, dict], Sequence[str]]
@@ -291,13 +291,23 @@ def _policy_settings(
     url: str | None,
 ) -> dict[str, Any]:
     """The keyword arguments resource and stack policies share."""
-    return {
+    settings = {
         "enforcement_level": _level(enforcement_level, name),
         "config_schema": _schema(config, required_config),
-        "remediation_steps": remediation_steps,
         "severity": _SEVERITIES[severity] if severity else None,
-        "url": url,
+        **help_settings(name),
     }
+    settings["remediation_steps"] = remediation_steps or settings["remediation_steps"]
+    settings["url"] = url or settings["url"]
+    return settings
+
+
+def help_settings(name: str) -> dict[str, Any]:
+    """A policy's remediation steps, documentation URL and category tag (`rule_help`; None where it has none)."""
+    known = HELP.get(name)
+    if known is None:
+        return {"remediation_steps": None, "url": None, "tags": None}
+    return {"remediation_steps": known.fix, "url": url_of(name), "tags": [f"category:{known.category}"]}
 
 
 def run_check(name: str, check: Callable[[Any, dict], Sequence[Any]], subject: Any, config: dict, unknown_at: list[str] | None) -> list[Any]:

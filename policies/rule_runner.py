@@ -164,6 +164,7 @@ def _resource_runner(declarations: list[PolicyDeclaration]) -> ResourceValidatio
         description="Runs every resource rule of the gke-capacity pack on each resource, read once; each rule reports under its own name.",
         validate=validate,
         enforcement_level=EnforcementLevel.ADVISORY,
+        **adapter.help_settings(RESOURCE_RUNNER),
     )
 
 
@@ -200,6 +201,7 @@ class StackRunner(StackValidationPolicy):
             description="Runs every stack rule of the gke-capacity pack over the stack, read once; each rule reports under its own name.",
             validate=validate,
             enforcement_level=EnforcementLevel.ADVISORY,
+            **adapter.help_settings(STACK_RUNNER),
         )
 
     def check(self, reporter: _Reporter, views_of: ViewsOf) -> None:

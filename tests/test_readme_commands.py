@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-CLOUD_TOOLS = ("pulumi ", "gcloud ", "kubectl ")  # kubectl: a running cluster
+CLOUD_TOOLS = ("pulumi ", "gcloud ", "kubectl ", "helm ", "argocd ")  # kubectl, helm, argocd: a running cluster
 
 
 def _commands() -> list[str]:

@@ -52,3 +52,14 @@ def capacity_models_for_family(family: str) -> frozenset[str]:
 def ordered(models: frozenset[str]) -> tuple[str, ...]:
     """Capacity models in Kueue flavor order."""
     return tuple(m for m in CAPACITY_MODELS if m in models)
+
+
+# How long capacity may still take once Kueue has admitted a workload onto a pool of the model: what a
+# cluster-wide `waitForPodsReady.timeout` must outlast, or Kueue evicts work that is legitimately waiting for VMs.
+# * flex-start: the autoscaler asks DWS for flex-start VMs after admission; a flex-start capacity request waits
+#   in DWS's queue for up to two hours (Google Cloud blog "GPUs when you need them: Introducing Flex-start VMs",
+#   2025-09-25, docs/sources.md "Capacity wait").
+# * queued: Kueue admits only once the ProvisioningRequest is Provisioned; the pods then have the 10-minute booking
+#   to start before the autoscaler removes the nodes. FACTS B.3 [S14]
+# Calendar, reservation, spot and on-demand pools have no documented bound here (spot VMs may not come at all).
+ADMITTED_WAIT_SECONDS: dict[str, int] = {"flex-start": 7200, "queued": 600}

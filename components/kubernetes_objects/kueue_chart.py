@@ -9,10 +9,12 @@ charts/kueue/README.md). Values used (charts/kueue/values.yaml):
 * ``controllerManager.featureGates``: ``TopologyAwareScheduling`` when TAS is on (beta and on by default
   since Kueue v0.14; set explicitly so the install says what the environment relies on).
 * ``controllerManager.manager.resources``: the manager's requests (limits raised to match).
-* ``managerConfig.controllerManagerConfigYaml``: the manager Configuration; written only with fair sharing,
-  which Kueue enables by the presence of ``fairSharing`` (config v1beta2, Kueue >= v0.15) or
-  ``fairSharing.enable: true`` (config v1beta1, older Kueue), or with ``waitForPodsReady`` (calendar pools:
-  see `WAIT_FOR_PODS_READY`).
+* ``managerConfig.controllerManagerConfigYaml``: the manager Configuration, always written: the integrations
+  of the release (`kueue_api.integrations`: the chart's default list of that release, or `kueue.frameworks`),
+  fair sharing, which Kueue enables by the presence of ``fairSharing`` (config v1beta2, Kueue >= v0.15) or
+  ``fairSharing.enable: true`` (config v1beta1, older Kueue), ``waitForPodsReady`` only when the environment
+  sets it (it is cluster-wide), and ``manageJobsWithoutQueueName`` with a ``managedJobsNamespaceSelector`` of the
+  team namespaces (`kueue_api.job_management`).
 
 There is no chart value for the ProvisioningRequest admission check: it is GA since Kueue v0.14 and Kueue
 runs its controller when the cluster serves ProvisioningRequests (GKE does); FACTS D [S2 provisioning_request.md].
@@ -20,12 +22,15 @@ runs its controller when the cluster serves ProvisioningRequests (GKE does); FAC
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 import yaml
 
 from gkecap.components.issues import InvalidInput
 from gkecap.components.k8s.quantity import parse_quantity
+from gkecap.components.kubernetes_objects.jobset_chart import jobset_integration_on
+from gkecap.components.kueue_api.integrations import chart_frameworks, framework_issues
+from gkecap.components.kueue_api.job_management import job_management, selector_issues
 from gkecap.components.kueue_api.releases import DEFAULT_KUEUE_VERSION, check_install, feature_gates, serves_v1beta2
 
 KUEUE_CHART = "oci://registry.k8s.io/kueue/charts/kueue"
@@ -37,22 +42,6 @@ BATCH_USER_ROLE = f"{KUEUE_FULLNAME}-batch-user-role"  # charts/kueue/templates/
 DEFAULT_LIMITS = {"cpu": "2", "memory": "512Mi"}
 # Fair-sharing preemption strategies: Kueue's default list, written out (site docs "Preemption", Fair Sharing).
 FAIR_SHARING_STRATEGIES = ["LessThanOrEqualToFinalShare", "LessThanInitialShare"]
-# Integrations of the chart's default configuration (v0.19 charts/kueue/templates/manager/_config.tpl).
-FRAMEWORKS = [
-    "batch/job",
-    "kubeflow.org/mpijob",
-    "ray.io/rayjob",
-    "ray.io/rayservice",
-    "ray.io/raycluster",
-    "jobset.x-k8s.io/jobset",
-    "workload.codeflare.dev/appwrapper",
-    "trainer.kubeflow.org/trainjob",
-    "pod",
-    "deployment",
-    "statefulset",
-    "leaderworkerset.x-k8s.io/leaderworkerset",
-]
-
 # Controller concurrency and API client limits of the v0.19 defaults (CHANGELOG-0.19: "Increase OOTB QPS and
 # concurrency for Kueue: QPS: 300, Burst=500, Workload concurrency: 10, LQ and CQ: 5").
 GROUP_KIND_CONCURRENCY = {
@@ -65,28 +54,6 @@ GROUP_KIND_CONCURRENCY = {
     "ResourceFlavor.kueue.x-k8s.io": 1,
 }
 
-# waitForPodsReady with requeuing, written when an environment has calendar pools (docs/design.md "Calendar
-# windows"): a workload admitted to reservation capacity before its window opens has Pending pods; after
-# `timeout` Kueue evicts it and requeues it with exponential back-off (no limit on the count: it retries until
-# the window opens), instead of holding quota forever. Field names of apis/config/v1beta2 (and v1beta1, which
-# also needs `enable: true`) configuration_types.go @ v0.19.2: timeout, blockAdmission, requeuingStrategy
-# {timestamp, backoffBaseSeconds, backoffMaxSeconds, backoffLimitCount}. 10 minutes: a provisioned node's pods
-# start well within it (GKE's ProvisioningRequest booking lasts 10 minutes, FACTS B.3 [S14]).
-WAIT_FOR_PODS_READY = {
-    "timeout": "10m",
-    "blockAdmission": False,
-    "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600},
-}
-
-
-
-def wait_for_pods_ready_on(capacity_models) -> bool:
-    """Whether an environment whose pools have these capacity models runs Kueue with `WAIT_FOR_PODS_READY`."""
-    return "calendar" in set(capacity_models)
-
-
-RECENT_FRAMEWORKS = frozenset({"ray.io/rayservice", "trainer.kubeflow.org/trainjob"})
-
 def chart_version(version: str) -> str:
     """The Helm chart version of a Kueue release: ``v0.19.2`` -> ``0.19.2``; InvalidInput when not a release."""
     issues = check_install(version)
@@ -95,9 +62,23 @@ def chart_version(version: str) -> str:
     return version[1:]
 
 
-def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: bool = False) -> dict[str, Any]:
-    """The controller manager Configuration (the chart's defaults plus fair sharing and waitForPodsReady when
-    asked)."""
+def manager_config(
+    version: str,
+    *,
+    fair_sharing: bool,
+    wait_for_pods_ready: Mapping[str, Any] | None = None,
+    frameworks: Sequence[str] | None = None,
+    managed_namespaces: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The controller manager Configuration: the chart's defaults with the integrations of `frameworks` (default:
+    what the chart of `version` enables), fair sharing, `waitForPodsReady` (Kueue's own fields) when given, and
+    Kueue managing every job of `managed_namespaces` (and nothing elsewhere). InvalidInput for a framework the
+    release does not know or a namespace Kueue refuses to manage."""
+    chosen = list(chart_frameworks(version) if frameworks is None else frameworks)
+    issues = framework_issues("frameworks", version, chosen)
+    issues += selector_issues("managedNamespaces", managed_namespaces, KUEUE_NAMESPACE)
+    if issues:
+        raise InvalidInput(issues, subject="KueueInstall")
     v1beta2 = serves_v1beta2(version)  # config.kueue.x-k8s.io/v1beta2 ships with the v1beta2 APIs (FACTS D [S2])
     config: dict[str, Any] = {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2" if v1beta2 else "config.kueue.x-k8s.io/v1beta1",
@@ -108,15 +89,17 @@ def manager_config(version: str, *, fair_sharing: bool, wait_for_pods_ready: boo
         "leaderElection": {"leaderElect": True, "resourceName": "c1f6bfd2.kueue.x-k8s.io"},
         "controller": {"groupKindConcurrency": dict(GROUP_KIND_CONCURRENCY)},
         "clientConnection": {"qps": 300, "burst": 500},
-        # Older releases reject frameworks they do not know; keep to the long-standing ones there.
-        "integrations": {"frameworks": [f for f in FRAMEWORKS if v1beta2 or f not in RECENT_FRAMEWORKS]},
+        **job_management(version, managed_namespaces),
+        "integrations": {"frameworks": chosen},
     }
     if fair_sharing:
         strategies = list(FAIR_SHARING_STRATEGIES)
         config["fairSharing"] = {"preemptionStrategies": strategies} if v1beta2 else {
             "enable": True, "preemptionStrategies": strategies}
-    if wait_for_pods_ready:
-        config["waitForPodsReady"] = dict(WAIT_FOR_PODS_READY) if v1beta2 else {"enable": True, **WAIT_FOR_PODS_READY}
+    if wait_for_pods_ready is not None:
+        # Config v1beta2 enables it by the section's presence; v1beta1 needs `enable: true` (configuration_types.go).
+        section = dict(wait_for_pods_ready)
+        config["waitForPodsReady"] = section if v1beta2 else {"enable": True, **section}
     return config
 
 
@@ -135,11 +118,14 @@ def chart_values(
     *,
     fair_sharing: bool = True,
     topology_aware_scheduling: bool = False,
-    wait_for_pods_ready: bool = False,
+    wait_for_pods_ready: Mapping[str, Any] | None = None,
+    frameworks: Sequence[str] | None = None,
+    managed_namespaces: Sequence[str] = (),
     manager_cpu: str | None = None,
     manager_memory: str | None = None,
 ) -> dict[str, Any]:
-    """Helm values for the Kueue chart of `version`."""
+    """Helm values for the Kueue chart of `version`; the manager Configuration is always written, so the
+    integrations are the ones `version` knows whatever the chart's own default says."""
     manager: dict[str, Any] = {}
     if manager_cpu is not None or manager_memory is not None:
         manager["resources"] = _resources(manager_cpu, manager_memory)
@@ -152,7 +138,43 @@ def chart_values(
     values: dict[str, Any] = {"fullnameOverride": KUEUE_FULLNAME}
     if controller:
         values["controllerManager"] = controller
-    if fair_sharing or wait_for_pods_ready:
-        config = manager_config(version, fair_sharing=fair_sharing, wait_for_pods_ready=wait_for_pods_ready)
-        values["managerConfig"] = {"controllerManagerConfigYaml": yaml.safe_dump(config, sort_keys=False)}
+    config = manager_config(version, fair_sharing=fair_sharing, wait_for_pods_ready=wait_for_pods_ready,
+                            frameworks=frameworks, managed_namespaces=managed_namespaces)
+    values["managerConfig"] = {"controllerManagerConfigYaml": yaml.safe_dump(config, sort_keys=False)}
     return values
+
+
+def install_args(model: Any) -> dict[str, Any]:
+    """`KueueInstall`'s arguments for an environment (its `kueue` settings and team namespaces): the one place the
+    environment's Kueue install is decided, for the Pulumi path (`Environment`) and the GitOps folder
+    (`gkecap manifests`) alike. `chart_values(**chart_arguments(install_args(model)))` are the Helm values."""
+    kueue = model.kueue
+    args: dict[str, Any] = {
+        "version": kueue.version,
+        "fair_sharing": kueue.fair_sharing,
+        "topology_aware_scheduling": kueue.topology_aware_scheduling,
+        "frameworks": list(kueue.frameworks if kueue.frameworks is not None else chart_frameworks(kueue.version)),
+    }
+    if kueue.wait_for_pods_ready is not None:
+        args["wait_for_pods_ready"] = kueue.wait_for_pods_ready.config()
+    if kueue.manage_jobs_without_queue_name:
+        namespaces = sorted({ns for team in model.teams for ns in team.namespaces})
+        if namespaces:
+            args["managed_namespaces"] = namespaces
+    args["install_jobset"] = kueue.job_set and jobset_integration_on(args["frameworks"])
+    resources = kueue.manager_resources
+    if resources is not None and resources.cpu is not None:
+        args["manager_cpu"] = resources.cpu
+    if resources is not None and resources.memory is not None:
+        args["manager_memory"] = resources.memory
+    return args
+
+
+CHART_ARGUMENTS = ("fair_sharing", "topology_aware_scheduling", "wait_for_pods_ready", "frameworks",
+                   "managed_namespaces", "manager_cpu", "manager_memory")
+
+
+def chart_arguments(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The `chart_values` keyword arguments among `KueueInstall`'s arguments (`version` first)."""
+    return {"version": args.get("version") or DEFAULT_KUEUE_VERSION,
+            **{key: args[key] for key in CHART_ARGUMENTS if args.get(key) is not None}}

@@ -19,6 +19,7 @@ from __future__ import annotations
 from gkecap.components import kueue_api
 from gkecap.components.catalog import GPU_RESOURCE, TPU_RESOURCE
 from gkecap.components.kueue_api import Quota
+from gkecap.components.kueue_api.job_management import DEFAULT_LOCAL_QUEUE, supports_default_local_queue
 from gkecap.components.kubernetes_objects.flavors import admission_check_name, api_version_of
 from gkecap.components.model import CapacityModel, CohortPlan, PoolPlan, TeamPlan
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, namespace_selector, team_labels
@@ -155,12 +156,25 @@ def cohort_object(model: CapacityModel, plan: CohortPlan) -> dict:
 
 
 def local_queues(model: CapacityModel, team: TeamPlan) -> list[dict]:
-    """One LocalQueue per team namespace, named like the team (jobs set kueue.x-k8s.io/queue-name: <team>)."""
+    """One LocalQueue per team namespace, named like the team (jobs set kueue.x-k8s.io/queue-name: <team>), and,
+    where Kueue manages every job of the team namespaces, a `default` LocalQueue to the same ClusterQueue: Kueue
+    gives an unlabelled job the `default` queue of its namespace (kueue_api.job_management), so it lands in the
+    team's quota instead of waiting suspended forever."""
+    names = [team.name]
+    if default_local_queue_on(model) and team.name != DEFAULT_LOCAL_QUEUE:
+        names.append(DEFAULT_LOCAL_QUEUE)
     return [
-        kueue_api.local_queue(team.name, ns, team.name, labels=team_labels(team.name),
+        kueue_api.local_queue(name, ns, team.name, labels=team_labels(team.name),
                               api_version=api_version_of(model.kueue.api_version))
-        for ns in team.namespaces
+        for ns in team.namespaces for name in names
     ]
+
+
+def default_local_queue_on(model: CapacityModel) -> bool:
+    """Whether each team namespace gets a `default` LocalQueue: Kueue manages unlabelled jobs there and the
+    release defaults their queue name."""
+    kueue = model.kueue
+    return kueue.manage_jobs_without_queue_name and supports_default_local_queue(kueue.version)
 
 
 def priority_classes(model: CapacityModel) -> list[dict]:

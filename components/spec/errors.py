@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import types
 from typing import Annotated, Any, Mapping, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -93,7 +94,7 @@ def _unwrap(annotation: Any) -> Any:
         origin = get_origin(annotation)
         if origin is Annotated:
             annotation = get_args(annotation)[0]
-        elif origin is Union or str(origin) == "types.UnionType":
+        elif origin is Union or origin is types.UnionType:  # Optional[X] and X | None
             options = [a for a in get_args(annotation) if a is not type(None)]
             annotation = options[0] if len(options) == 1 else annotation
             if len(options) != 1:

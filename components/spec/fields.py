@@ -27,6 +27,7 @@ from gkecap.components.gke.resource_names import (
 )
 from gkecap.components.gke.versions import version_issues
 from gkecap.components.issues import Issue
+from gkecap.components.k8s.duration import DurationError, parse_duration
 from gkecap.components.k8s.names import dns1123_label_errors, dns1123_subdomain_errors
 from gkecap.components.kueue_api.releases import positive_quantity_issues, release_issues
 
@@ -89,6 +90,22 @@ DnsSubdomain = Annotated[str, _checked(lambda v: _errors(dns1123_subdomain_error
 
 
 PositiveQuantity = Annotated[str, _follows(positive_quantity_issues)]
+
+
+def _duration_problem(value: Any, *, positive: bool) -> str | None:
+    try:
+        seconds = parse_duration(value)
+    except DurationError as err:
+        return str(err)
+    if seconds < 0 or (positive and seconds == 0):
+        return f"{value!r} must be {'greater than 0' if positive else 'at least 0'}, e.g. 10m"
+    return None
+
+
+# Go durations as Kueue's Configuration reads them (metav1.Duration); Kueue refuses a negative one and requires a
+# non-zero waitForPodsReady.timeout (pkg/config/validation.go validateWaitForPodsReady @ v0.19.2).
+PositiveDuration = Annotated[str, _checked(lambda v: _duration_problem(v, positive=True))]
+NonNegativeDuration = Annotated[str, _checked(lambda v: _duration_problem(v, positive=False))]
 
 # --- Google Cloud -----------------------------------------------------------------------------------------
 

@@ -32,7 +32,9 @@ from gkecap.components.spec.fields import (
     GceName,
     GkeVersion,
     KueueVersion,
+    NonNegativeDuration,
     NonNegativeInt,
+    PositiveDuration,
     PositiveInt,
     PositiveQuantity,
     Principal,
@@ -85,6 +87,31 @@ class ManagerResourcesSpec(_SpecModel):
     memory: PositiveQuantity | None = None
 
 
+class RequeuingStrategySpec(_SpecModel):
+    """`waitForPodsReady.requeuingStrategy`, Kueue's own fields (apis/config/v1beta2 configuration_types.go
+    @ v0.19.2, the same in config v1beta1 since v0.14): unset fields keep Kueue's defaults (Eviction, no limit on
+    requeues, 60 s base, 3600 s maximum back-off)."""
+
+    timestamp: Literal["Eviction", "Creation"] | None = None
+    backoff_limit_count: NonNegativeInt | None = None  # requeues before the workload is deactivated; unset: no limit
+    backoff_base_seconds: NonNegativeInt | None = None
+    backoff_max_seconds: NonNegativeInt | None = None
+
+
+class WaitForPodsReadySpec(_SpecModel):
+    """Kueue's cluster-wide `waitForPodsReady` (Kueue's own field names): every admitted workload whose pods are
+    not all ready within `timeout` is evicted and requeued. It applies to every workload of the cluster."""
+
+    timeout: PositiveDuration
+    block_admission: StrictBool | None = None
+    recovery_timeout: NonNegativeDuration | None = None
+    requeuing_strategy: RequeuingStrategySpec | None = None
+
+    def config(self) -> dict[str, Any]:
+        """The section as Kueue's Configuration spells it (camelCase, unset fields left out)."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
 class KueueSpec(_SpecModel):
     install: StrictBool = True
     version: KueueVersion = DEFAULT_KUEUE_VERSION
@@ -95,6 +122,13 @@ class KueueSpec(_SpecModel):
     # Install JobSet with Kueue while Kueue's JobSet integration is on (kubernetes_objects.jobset_chart); false
     # when the cluster has JobSet already.
     job_set: StrictBool = True
+    # Kueue's integrations.frameworks; unset: what the chart of `version` enables (kueue_api.integrations).
+    frameworks: list[str] | None = None
+    # Off unless given: it is cluster-wide (README "Kueue settings").
+    wait_for_pods_ready: WaitForPodsReadySpec | None = None
+    # Kueue manages every job in the teams' namespaces, labelled or not, and unlabelled ones land in the
+    # namespace's `default` LocalQueue (kueue_api.job_management); false: only jobs naming a queue.
+    manage_jobs_without_queue_name: StrictBool = True
 
 
 class GpuSharingSpec(_SpecModel):

@@ -18,13 +18,16 @@ https://docs.github.com/en/code-security/code-scanning/integrating-with-code-sca
 
 from __future__ import annotations
 
+import hashlib
 import urllib.parse
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from gkecap.ci.diagnostics import ERROR, ConfigDiagnostic, shown_path
 from gkecap.ci.yaml_lines import YamlLines, config_key_path
+from gkecap.policies.rule_help import DOCS_URL, INPUT_HELP, PROJECT_URL
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
@@ -37,35 +40,34 @@ _ENTRY_LISTS = ("nodePools", "reservations", "teams", "cohorts")
 _WHOLE = ("pulumi:pulumi:Stack", "gkecap:index:Environment")
 
 
-def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> dict[str, Any]:
-    """The SARIF log of a plan (`result`, a PlanResult; None when the input was invalid) and its diagnostics."""
-    rules: list[dict[str, Any]] = [
-        _rule(INVALID_INPUT, "The environment, program or stack file is invalid: the plan stops (exit 2).", "error"),
-        _rule(INPUT_WARNING, "A finding about the input that does not stop the plan.", "warning"),
-    ]
+def sarif_log(result: Any | None, diagnostics: list[ConfigDiagnostic], *, category: str | None = None) -> dict[str, Any]:
+    """The SARIF log of a plan (`result`, a PlanResult; None when the input was invalid) and its diagnostics.
+
+    `category` (runs[].automationDetails.id without its trailing slash) defaults to `gkecap/<project>/<stack>`."""
+    rules: list[dict[str, Any]] = [_input_rule(INVALID_INPUT, "error"), _input_rule(INPUT_WARNING, "warning")]
     results = [_diagnostic_result(d) for d in diagnostics]
     if result is not None and result.policies is not None:
         for policy in result.policies.info.policies:
-            rules.append(_rule(policy.name, policy.description or policy.name, _LEVELS.get(policy.enforcement_level, "warning")))
+            rules.append(_policy_rule(policy, policy.enforcement_level))
     if result is not None:
         locator = ViolationLocator(result)
         known = {rule["id"] for rule in rules}
         for violation in result.violations:
             if violation.policy not in known:  # a pack that did not describe the policy
-                rules.append(_rule(violation.policy, violation.description or violation.policy, _LEVELS.get(violation.enforcement_level, "warning")))
+                described = _Described(violation.policy, violation.description or violation.policy)
+                rules.append(_policy_rule(described, violation.enforcement_level))
                 known.add(violation.policy)
             results.append(_violation_result(violation, locator.locate(violation.urn)))
-    return {
-        "$schema": SCHEMA,
-        "version": VERSION,
-        "runs": [
-            {
-                "tool": {"driver": {"name": "gkecap", "version": _version(), "rules": rules}},
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
-                "results": results,
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "gkecap", "version": _version(), "informationUri": PROJECT_URL, "rules": rules}},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "results": results,
     }
+    category = category or _category(result, diagnostics)
+    if category:
+        # GitHub keeps one analysis per category: two stacks uploaded from one workflow must not replace each other.
+        run["automationDetails"] = {"id": category + "/"}
+    return {"$schema": SCHEMA, "version": VERSION, "runs": [run]}
 
 
 def _version() -> str:
@@ -75,17 +77,93 @@ def _version() -> str:
         return "0"
 
 
-def _rule(rule_id: str, description: str, level: str) -> dict[str, Any]:
-    return {"id": rule_id, "shortDescription": {"text": description}, "defaultConfiguration": {"level": level}}
+def stack_category(project: str, stack: str) -> str:
+    """`gkecap/<project>/<stack>`: one code-scanning category per project and stack (runs[].automationDetails.id)."""
+    return f"gkecap/{_segment(project)}/{_segment(stack)}"
 
 
-def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
+def _category(result: Any | None, diagnostics: list[ConfigDiagnostic]) -> str:
+    if result is not None and getattr(result, "project", None) and getattr(result, "stack", None):
+        return stack_category(result.project, result.stack)
+    files = sorted({d.file for d in diagnostics if d.file})
+    return f"gkecap/{_segment(Path(files[0]).as_posix())}" if files else "gkecap"
+
+
+def _segment(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in text) or "-"
+
+
+@dataclass(frozen=True)
+class _Described:
+    """A policy only known from its violations: a name and a description."""
+
+    name: str
+    description: str
+    remediation_steps: str = ""
+    url: str = ""
+    tags: tuple[str, ...] = ()
+
+
+def _first_sentence(text: str) -> str:
+    head = text.split(". ", 1)[0].rstrip(".")
+    return (head if len(head) <= 200 else head[:197] + "...") + "."
+
+
+def _policy_rule(policy: Any, enforcement_level: str) -> dict[str, Any]:
+    """A reportingDescriptor with what GitHub code scanning requires (short and full description, help) and shows."""
+    description = (policy.description or policy.name).strip()
+    fix = (getattr(policy, "remediation_steps", "") or "").strip() or "See the policy's documentation for how to fix it."
+    url = getattr(policy, "url", "") or ""
+    level = _LEVELS.get(enforcement_level, "warning")
+    text = f"{description}\n\nHow to fix: {fix}"
+    markdown = f"**{policy.name}** ({enforcement_level})\n\n{description}\n\n**How to fix:** {fix}"
+    if url:
+        markdown += f"\n\n[Documentation]({url})"
+    rule: dict[str, Any] = {
+        "id": policy.name,
+        "name": _pascal(policy.name),
+        "shortDescription": {"text": _first_sentence(description)},
+        "fullDescription": {"text": description},
+        "help": {"text": text, "markdown": markdown},
+        "defaultConfiguration": {"level": level},
+        "properties": {
+            "tags": ["gke-capacity", *(t.split(":", 1)[-1] for t in getattr(policy, "tags", ()) or ())],
+            # Deterministic rules over declared settings: a finding is what the platform would do, not a guess.
+            "precision": "very-high",
+            "problem.severity": {"error": "error", "warning": "warning"}.get(level, "recommendation"),
+        },
+    }
+    if url:
+        rule["helpUri"] = url
+    return rule
+
+
+def _input_rule(rule_id: str, level: str) -> dict[str, Any]:
+    described, fix = INPUT_HELP[rule_id]
+    policy = _Described(rule_id, described, fix, f"{DOCS_URL}#{rule_id}", ("category:input",))
+    return _policy_rule(policy, "mandatory" if level == "error" else "advisory")
+
+
+def _pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("_", "-").split("-"))
+
+
+def _fingerprint(*parts: str | None) -> dict[str, str]:
+    """A key GitHub uses to follow one finding across runs and commits (not its line, which moves)."""
+    digest = hashlib.sha256("\x1f".join(p or "" for p in parts).encode("utf-8")).hexdigest()
+    return {"gkecapFinding/v1": digest[:32]}
+
+
+def _location(file: str | None, line: int | None, urn: str | None = None) -> list[dict[str, Any]]:
     if not file:
         return []
     physical: dict[str, Any] = {"artifactLocation": _artifact(file)}
     if line:
         physical["region"] = {"startLine": line}
-    return [{"physicalLocation": physical}]
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if urn:
+        location["logicalLocations"] = [{"fullyQualifiedName": urn, "kind": "resource"}]
+    return [location]
 
 
 def _artifact(file: str) -> dict[str, Any]:
@@ -99,11 +177,13 @@ def _artifact(file: str) -> dict[str, Any]:
 
 def _diagnostic_result(diagnostic: ConfigDiagnostic) -> dict[str, Any]:
     text = f"{diagnostic.path}: {diagnostic.message}" if diagnostic.path and not diagnostic.message.startswith(diagnostic.path) else diagnostic.message
+    rule = INVALID_INPUT if diagnostic.severity == ERROR else INPUT_WARNING
     return {
-        "ruleId": INVALID_INPUT if diagnostic.severity == ERROR else INPUT_WARNING,
+        "ruleId": rule,
         "level": "error" if diagnostic.severity == ERROR else "warning",
         "message": {"text": text},
         "locations": _location(diagnostic.file, diagnostic.line),
+        "partialFingerprints": _fingerprint(rule, diagnostic.file, diagnostic.path, diagnostic.message),
     }
 
 
@@ -112,7 +192,8 @@ def _violation_result(violation: Any, where: tuple[str | None, int | None]) -> d
         "ruleId": violation.policy,
         "level": _LEVELS.get(violation.enforcement_level, "warning"),
         "message": {"text": f"{violation.message} ({violation.urn})" if violation.urn else violation.message},
-        "locations": _location(*where),
+        "locations": _location(*where, violation.urn),
+        "partialFingerprints": _fingerprint(violation.policy, violation.urn, violation.message),
     }
     return result
 
@@ -150,6 +231,13 @@ class ViolationLocator:
             self.fallback = (shown_path(program.entry), None)
         elif self.stack_file is None and str(source) not in ("", ".") and source.is_file():
             self.fallback = (shown_path(source), None)  # `gkecap check --state FILE`: the export itself
+        elif self.stack_file is None and str(source) == "-":
+            # `pulumi stack export | gkecap check --state -`, run at the project's root: the stack's config file
+            # (or the project file) is the file of the repository these resources belong to.
+            stack = getattr(result, "stack", "") or ""
+            candidates = [Path(f"Pulumi.{stack}.yaml"), Path(f"Pulumi.{stack}.yml"), Path("Pulumi.yaml"), Path("Pulumi.yml")]
+            found = next((c for c in candidates if c.is_file()), candidates[0])
+            self.fallback = (found.as_posix(), None)
 
     def locate(self, urn: str | None) -> tuple[str | None, int | None]:
         record = self.by_urn.get(urn) if urn else None

@@ -66,22 +66,33 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
+def _install(spec: object) -> dict | None:
+    """The environment's Kueue install (`kueue_chart.install_args`), None when it does not install Kueue."""
+    from gkecap.components.kubernetes_objects.kueue_chart import install_args
+    from gkecap.components.model import derive
+
+    return install_args(derive(spec)) if spec.kueue.install else None  # type: ignore[attr-defined]
+
+
 def manifests_command(
     program: Path | None = typer.Option(None, "--program", help="Python Pulumi program directory (default: stacks/).", file_okay=False),
     config: Path | None = typer.Option(None, "--config", help="Stack config file (Pulumi.<stack>.yaml).", dir_okay=False),
     stack: str | None = typer.Option(None, "--stack", help="Stack name: uses Pulumi.<stack>.yaml beside the program."),
     out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<project>/<stack>/manifests).", file_okay=False),
     stdout: bool = typer.Option(False, "--stdout", help="Print one YAML stream instead of writing files."),
+    repo_path: str | None = typer.Option(None, "--repo-path", help="The folder's path in the Git repository Flux syncs (default: the --out folder relative to the current directory)."),
 ) -> None:
     """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
-    RoleBindings) as kubectl-ready YAML, one file per kind in apply order."""
+    RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD
+    and Flux need to install Kueue and JobSet first (README "GitOps")."""
     try:
         stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
             sys.stdout.write(to_yaml(objects))
             raise typer.Exit(0)
         directory = out or Path("out") / project / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source, kueue=spec.kueue)  # type: ignore[attr-defined]
+        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
+                                  install=_install(spec), gitops=True, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(printable(f"error: {problem}"), err=True)
@@ -96,4 +107,4 @@ def manifests_command(
             traceback.print_exc()
         typer.echo(printable(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
-    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply -f {directory}/)")
+    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply --server-side -k {directory}/ once Kueue is installed; README \"GitOps\" for Argo CD and Flux)")

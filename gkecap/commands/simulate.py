@@ -80,7 +80,9 @@ def simulate_command(
     if output is OutputFormat.json:
         from gkecap.simulate.output import to_document
 
-        sys.stdout.write(json.dumps(to_document(result), allow_nan=False) + "\n")  # never `Infinity`: not JSON
+        from gkecap.ci.documents import versioned  # docs/schemas/simulate.schema.json
+
+        sys.stdout.write(json.dumps(versioned("simulate", to_document(result)), allow_nan=False) + "\n")  # never `Infinity`: not JSON
     else:
         from gkecap.simulate.output import render_text
 
@@ -102,5 +104,7 @@ def _fail(problems: list[str], output: OutputFormat) -> None:
         typer.echo(printable(f"error: {problem}"), err=True)
     if output is OutputFormat.json:
         diagnostics = [{"severity": "error", "message": p} for p in problems]
-        sys.stdout.write(json.dumps({"diagnostics": diagnostics}) + "\n")
+        from gkecap.ci.documents import versioned
+
+        sys.stdout.write(json.dumps(versioned("simulate", {"diagnostics": diagnostics})) + "\n")
     raise typer.Exit(EXIT_INVALID)

@@ -322,6 +322,8 @@ def analyzer_info(response: analyzer_pb2.AnalyzerInfo, pack_dir: Path) -> Analyz
                 config_required=tuple(p.configSchema.required) if p.HasField("configSchema") else (),
                 display_name=p.displayName,
                 remediation_steps=p.remediation_steps,
+                url=p.url,
+                tags=tuple(t for t in p.tags if not t.startswith(_KIND_TAG)),
             )
         )
     # As the engine reads it: the level is always taken (proto default ADVISORY when the pack left it out).

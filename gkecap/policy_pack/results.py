@@ -29,6 +29,8 @@ class PolicyInfo:
     config_required: tuple[str, ...] = ()
     display_name: str = ""
     remediation_steps: str = ""
+    url: str = ""
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,11 @@ def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
 
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
-    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, kueue=model.kueue)
+    from gkecap.components.kubernetes_objects.kueue_chart import install_args
+
+    install = install_args(model) if model.kueue.install else None
+    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, install=install,
+                    gitops=True)
     return directory
 
 

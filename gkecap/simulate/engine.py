@@ -12,7 +12,7 @@ scheduling cycles until nothing changes (Kueue runs its cycles back to back whil
 - Pools without a check: the workload is admitted with its quota; its pods then need room on the pool's nodes,
   shared with the pods of other workloads (`nodes.PoolNodes`: kube-scheduler's fit, the cluster autoscaler's
   scale-up and scale-down, a calendar pool's window). It starts when every pod runs.
-- waitForPodsReady (on when the environment has calendar pools, as `gkecap plan` configures Kueue): a workload
+- waitForPodsReady (when the environment sets `kueue.waitForPodsReady`, as `gkecap plan` configures Kueue): a workload
   admitted whose pods are not all running within the timeout is evicted and requeued after Kueue's back-off.
 - A preempted workload's pods terminate gracefully: it keeps its nodes and its quota for `EvictionDelays.termination`
   (`gkecap.simulate.timing`), marked as evicted (Kueue's preemption takes such workloads as targets first and issues

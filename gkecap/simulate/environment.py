@@ -20,7 +20,8 @@ from typing import Iterable, Mapping
 from gkecap.components.k8s.quantity import parse_quantity
 from gkecap.components.kubernetes_objects.admission_policy import policy_name
 from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
-from gkecap.components.kubernetes_objects.kueue_chart import WAIT_FOR_PODS_READY, wait_for_pods_ready_on
+from gkecap.components.k8s.duration import parse_duration as parse_go_duration
+from gkecap.components.kubernetes_objects.kueue_chart import install_args
 from gkecap.components.model import CapacityModel, PoolPlan
 from gkecap.components.gke import POOL_LABEL
 from gkecap.simulate.cluster import (
@@ -340,21 +341,29 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
 
 @dataclass(frozen=True)
 class PodsReady:
-    """Kueue's waitForPodsReady as gkecap configures it (kueue_chart.WAIT_FOR_PODS_READY), in seconds."""
+    """Kueue's waitForPodsReady as the environment configures it (`kueue.waitForPodsReady`), in seconds."""
 
     timeout: float
     backoff_base: float
     backoff_max: float
 
 
+# Kueue's defaults for the requeuing back-off (apis/config/v1beta2/defaults.go @ v0.19.2:
+# DefaultRequeuingBackoffBaseSeconds 60, DefaultRequeuingBackoffMaxSeconds 3600).
+DEFAULT_BACKOFF_BASE_SECONDS = 60
+DEFAULT_BACKOFF_MAX_SECONDS = 3600
+
+
 def pods_ready(model: CapacityModel) -> PodsReady | None:
-    """waitForPodsReady of the environment's Kueue: on when `gkecap plan` turns it on (calendar pools)."""
-    if not wait_for_pods_ready_on(p.capacity for p in model.pools):
+    """waitForPodsReady of the environment's Kueue: the section `gkecap plan` installs (kueue_chart.install_args),
+    None when the environment does not set it."""
+    settings = install_args(model).get("wait_for_pods_ready")
+    if settings is None:
         return None
-    settings = WAIT_FOR_PODS_READY
-    requeuing = settings["requeuingStrategy"]
-    return PodsReady(parse_duration(settings["timeout"]), float(requeuing["backoffBaseSeconds"]),
-                     float(requeuing["backoffMaxSeconds"]))
+    requeuing = settings.get("requeuingStrategy", {})
+    return PodsReady(parse_go_duration(settings["timeout"]),
+                     float(requeuing.get("backoffBaseSeconds", DEFAULT_BACKOFF_BASE_SECONDS)),
+                     float(requeuing.get("backoffMaxSeconds", DEFAULT_BACKOFF_MAX_SECONDS)))
 
 
 def delays(workloads: WorkloadsFile) -> Delays:

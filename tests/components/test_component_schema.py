@@ -33,8 +33,9 @@ def test_every_component_is_analyzed(analysis):
     assert sorted(analysis["component_definitions"]) == ["AcceleratorNodePool", "CalendarReservation", "Environment",
                                                          "GkeCluster", "KueueInstall", "KueueObjects",
                                                          "VertexTrainingQuota"]
-    assert sorted(analysis["type_definitions"]) == ["AttachedGpuArgs", "GpuSharingArgs", "NodeTaintArgs", "ReservationTargetArgs",
-                                                    "SystemPoolArgs"]
+    assert sorted(analysis["type_definitions"]) == ["AttachedGpuArgs", "GpuSharingArgs", "NodeTaintArgs",
+                                                    "RequeuingStrategyArgs", "ReservationTargetArgs", "SystemPoolArgs",
+                                                    "WaitForPodsReadyArgs"]
 
 
 def test_node_pool_inputs(analysis):

@@ -162,14 +162,34 @@ def test_jobset_is_left_out_when_the_cluster_has_it(pulumi_run):
     assert [r.name for r in registered.of_type(CHART)] == ["kueue"]
 
 
-def test_calendar_pools_turn_on_wait_for_pods_ready(pulumi_run):
-    # Work admitted to a reservation before its window is requeued, not stuck (issue 11 item 3).
+def _manager_config(registered) -> dict:
     import yaml
 
-    registered, _ = _run(pulumi_run, prod())
     values = registered.one(CHART, "kueue").inputs["values"]
-    config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
-    assert config["waitForPodsReady"]["timeout"] == "10m"
+    return yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
+
+
+def test_wait_for_pods_ready_is_off_unless_the_environment_sets_it(pulumi_run):
+    # It is cluster-wide (issue 22 item 4): a calendar pool no longer turns it on for every workload.
+    registered, _ = _run(pulumi_run, prod())
+    assert "waitForPodsReady" not in _manager_config(registered)
+
+
+def test_wait_for_pods_ready_is_installed_as_the_environment_sets_it(pulumi_run):
+    env = prod()
+    env["kueue"] = {**env.get("kueue", {}), "waitForPodsReady": {"timeout": "2h", "requeuingStrategy": {
+        "timestamp": "Eviction", "backoffLimitCount": 3}}}
+    registered, _ = _run(pulumi_run, env)
+    assert _manager_config(registered)["waitForPodsReady"] == env["kueue"]["waitForPodsReady"]
+
+
+def test_kueue_manages_every_job_of_the_team_namespaces_only(pulumi_run):
+    registered, _ = _run(pulumi_run, prod())
+    config = _manager_config(registered)
+    assert config["manageJobsWithoutQueueName"] is True
+    [expression] = config["managedJobsNamespaceSelector"]["matchExpressions"]
+    assert expression == {"key": "kubernetes.io/metadata.name", "operator": "In",
+                          "values": ["team-a", "team-b", "team-c", "team-d", "team-d-serving"]}
 
 
 def test_vertex_profiles_get_their_preemptible_quota_as_a_child(pulumi_run):

@@ -113,6 +113,30 @@ def test_install_jobset_adds_the_pinned_jobset_chart_in_its_namespace(pulumi_run
     assert namespace.urn in jobset.dependencies
 
 
+def test_a_framework_the_release_lacks_is_refused_at_its_argument():
+    with pytest.raises(pulumi.InputPropertiesError) as raised:
+        _install(version="v0.16.2", frameworks=["batch/job", "ray.io/rayservice"])
+    assert lines(raised.value) == [
+        "frameworks[1]: 'ray.io/rayservice' needs Kueue v0.17.0 or later (kueue.version is v0.16.2); remove it or "
+        "use a newer Kueue"]
+
+
+def test_a_bad_wait_for_pods_ready_is_refused_at_its_field():
+    with pytest.raises(pulumi.InputPropertiesError) as raised:
+        _install(wait_for_pods_ready={"timeout": "ten minutes", "requeuing_strategy": {"timestamp": "Later"}})
+    assert [line.split(":")[0] for line in lines(raised.value)] == [
+        "waitForPodsReady.timeout", "waitForPodsReady.requeuingStrategy.timestamp"]
+
+
+def test_wait_for_pods_ready_reaches_the_manager_configuration_in_kueues_spelling(pulumi_run):
+    import yaml
+
+    registered = pulumi_run(lambda: _install(wait_for_pods_ready={"timeout": "2h", "block_admission": True}))
+    values = registered.one(CHART).inputs["values"]
+    config = yaml.safe_load(values["managerConfig"]["controllerManagerConfigYaml"])
+    assert config["waitForPodsReady"] == {"timeout": "2h", "blockAdmission": True}
+
+
 def test_team_guards_are_registered_under_the_kubernetes_provider_tokens(pulumi_run):
     env = dev()
     env["teams"][0]["resourceQuota"] = True

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from gkecap.cli import app
 
 runner = CliRunner()
-COMMANDS = ["catalog", "slice", "plan", "check", "manifests", "policies", "workload", "vertex-job", "simulate"]
+COMMANDS = ["catalog", "slice", "plan", "check", "check-stacks", "manifests", "policies", "workload", "vertex-job", "simulate"]
 
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], *([command, "-h"] for command in COMMANDS)], ids=" ".join)

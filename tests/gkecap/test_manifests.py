@@ -70,3 +70,12 @@ def test_strings_written_once_are_kept_up_to_a_bound(monkeypatch):
     assert yaml.safe_load(to_yaml_document(doc)) == doc
     assert len(manifests._STRINGS) == 2
     assert yaml.safe_load(to_yaml_document(doc)) == doc  # written again, from what was kept and what was not
+
+
+def test_flux_finds_the_folder_at_its_path_relative_to_the_repository_root(tmp_path: Path, monkeypatch):
+    from gkecap.manifests import default_repo_path
+
+    monkeypatch.chdir(tmp_path)
+    assert default_repo_path(Path("out/gke-capacity/prod/manifests")) == "./out/gke-capacity/prod/manifests"
+    assert default_repo_path(tmp_path / "out" / "m") == "./out/m"
+    assert default_repo_path(Path("/elsewhere/manifests")) == "./manifests"  # never an absolute path

@@ -32,7 +32,7 @@ def test_mandatory_violation_exits_1(raw_plan):
 
 def test_json_document_shape(raw_plan):
     document = json.loads(raw_plan.stdout)
-    assert set(document) == {"resources", "violations", "diagnostics", "summary"}
+    assert set(document) == {"schemaVersion", "resources", "violations", "diagnostics", "summary"}
     assert all(set(r) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"} for r in document["resources"])
     assert document["violations"] == [
         {

@@ -42,6 +42,21 @@ def test_a_rerun_removes_starters_that_are_no_longer_generated(tmp_path):
     assert list((tmp_path / "vertex").rglob("*.json")) == []
 
 
+def test_a_starter_says_where_a_job_without_the_queue_label_goes():
+    from gkecap.starters import workload_files
+
+    text = next(iter(workload_files(derive(small_spec()), "test").values()))
+    assert "without the kueue.x-k8s.io/queue-name label goes to the namespace's `default` LocalQueue" in text
+
+
+def test_a_starter_says_to_keep_the_label_when_kueue_manages_only_labelled_jobs():
+    from gkecap.starters import workload_files
+
+    spec = small_spec(kueue={"manageJobsWithoutQueueName": False})
+    text = next(iter(workload_files(derive(spec), "test").values()))
+    assert "Keep the kueue.x-k8s.io/queue-name label: without it Kueue does not manage the job" in text
+
+
 def test_a_rerun_never_removes_a_users_file_nor_one_edited_since(tmp_path):
     write_starters(derive(small_spec(vertex=VERTEX)), tmp_path, "test", _write)
     edited = tmp_path / "vertex" / "vision-l4.yaml"

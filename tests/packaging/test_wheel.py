@@ -103,3 +103,16 @@ def test_installed_wheel_imports_beside_user_packages(installed, user_repository
 def test_console_script_runs(installed, user_repository):
     run = _run([installed.parent / "gkecap", "--help"], cwd=user_repository)
     assert "plan" in run.stdout
+
+
+def test_wheel_holds_py_typed_and_the_license(wheel_names):
+    # PEP 561: type checkers use the package's own hints only where the marker is installed beside it.
+    assert "gkecap/py.typed" in wheel_names
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in wheel_names)
+
+
+def test_an_installed_wheel_plans_an_environment_file_of_another_repository(installed, user_repository):
+    # A pre-commit hook's or the GitHub Action's install: no stacks/ program at hand, only the user's stack file.
+    (user_repository / "Pulumi.team.yaml").write_text((ROOT / "stacks" / "Pulumi.dev.yaml").read_text())
+    run = _run([installed.parent / "gkecap", "check-stacks", "Pulumi.team.yaml"], cwd=user_repository)
+    assert "Pulumi.team.yaml: planned" in run.stderr

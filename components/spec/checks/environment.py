@@ -14,7 +14,11 @@ from gkecap.components.gke.versions import (
     version_issues,
 )
 from gkecap.components.issues import under
+from gkecap.components.catalog.capacity import ADMITTED_WAIT_SECONDS
+from gkecap.components.k8s.duration import format_seconds, parse_duration
+from gkecap.components.kueue_api.integrations import framework_issues
 from gkecap.components.kueue_api.releases import check_install
+from gkecap.components.spec.models import KueueSpec
 from gkecap.components.spec.checks.context import Findings, listing
 from gkecap.components.spec.checks.pools import PoolFacts
 from gkecap.components.spec.requests import cluster_request
@@ -82,9 +86,29 @@ def _pool_floors(facts: dict[str, PoolFacts]) -> list[tuple[str, str]]:
 def check_kueue(f: Findings) -> None:
     kueue = f.view.kueue
     if kueue is not None:
-        # Formats are the models'; what is left is the API version the release serves.
+        # Formats are the models'; what is left is the API version the release serves, the integrations it
+        # knows, and whether waitForPodsReady evicts work still waiting for capacity.
         issues = check_install(kueue.version, kueue.api_version)
         f.errors.extend(under("kueue", [i for i in issues if i.path == "apiVersion"]))
+        if kueue.frameworks is not None:
+            f.errors.extend(under("kueue", framework_issues("frameworks", kueue.version, kueue.frameworks)))
+        _check_wait_for_pods_ready(f, kueue)
+
+
+def _check_wait_for_pods_ready(f: Findings, kueue: KueueSpec) -> None:
+    """waitForPodsReady is cluster-wide: a timeout shorter than capacity may take to arrive after admission
+    (catalog.ADMITTED_WAIT_SECONDS) evicts and requeues work that is legitimately waiting for VMs."""
+    ready = kueue.wait_for_pods_ready
+    if ready is None:
+        return
+    timeout = parse_duration(ready.timeout)
+    for capacity, wait in ADMITTED_WAIT_SECONDS.items():
+        pools = [pool.name for _, pool in f.view.pools if pool.capacity == capacity]
+        if pools and timeout < wait:
+            f.warn("kueue.waitForPodsReady.timeout",
+                   f"{ready.timeout} is shorter than {capacity} capacity may take after admission (up to "
+                   f"{format_seconds(wait)}): Kueue would evict and requeue workloads on {listing(pools)} while "
+                   f"their VMs are still coming; use {format_seconds(wait)} or more")
 
 
 def check_topology_aware_scheduling(f: Findings, facts: dict[str, PoolFacts]) -> None:

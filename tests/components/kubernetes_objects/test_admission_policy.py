@@ -325,7 +325,8 @@ def test_the_queue_message_names_the_teams_queue(guards):
     _, messages = decide(guards, HOSTILE["job-no-label"])
     assert messages == [
         "team vision: objects that request GPUs or TPUs (nvidia.com/gpu, nvidia.com/mig-*, google.com/tpu) must be "
-        "queued through Kueue: set the label kueue.x-k8s.io/queue-name to a LocalQueue of this namespace (vision)"]
+        "queued through Kueue: set the label kueue.x-k8s.io/queue-name to a LocalQueue of this namespace (default, "
+        "vision)"]  # `default`: the LocalQueue Kueue gives unlabelled jobs (kueue_api.job_management)
 
 
 def test_the_priority_message_names_the_allowed_classes(guards):

@@ -13,6 +13,7 @@ from gkecap.components.kubernetes_objects.kueue_chart import (
     chart_version,
     manager_config,
 )
+from gkecap.components.kueue_api.integrations import chart_frameworks
 
 
 def _config(values: dict) -> dict:
@@ -44,11 +45,39 @@ def test_older_kueue_gets_config_v1beta1_with_enable():
     config = manager_config("v0.14.8", fair_sharing=True)
     assert config["apiVersion"] == "config.kueue.x-k8s.io/v1beta1"
     assert config["fairSharing"]["enable"] is True
-    assert "trainer.kubeflow.org/trainjob" not in config["integrations"]["frameworks"]
 
 
-def test_without_fair_sharing_the_chart_default_configuration_stays():
-    assert "managerConfig" not in chart_values("v0.19.2", fair_sharing=False)
+def test_without_fair_sharing_the_configuration_has_no_fair_sharing_section():
+    assert "fairSharing" not in _config(chart_values("v0.19.2", fair_sharing=False))
+
+
+@pytest.mark.parametrize("release", ["v0.14.8", "v0.15.3", "v0.16.2", "v0.17.0", "v0.18.6", "v0.19.2", "v0.20.0"])
+def test_the_configuration_lists_the_integrations_the_chart_of_the_release_enables(release):
+    assert _config(chart_values(release))["integrations"]["frameworks"] == list(chart_frameworks(release))
+
+
+def test_a_framework_the_release_lacks_is_refused_naming_the_release_that_adds_it():
+    with pytest.raises(InvalidInput, match=r"frameworks\[1\]: 'ray.io/rayservice' needs Kueue v0.17.0 or later"):
+        chart_values("v0.16.4", frameworks=["batch/job", "ray.io/rayservice"])
+
+
+def test_managed_namespaces_make_kueue_manage_every_job_there_and_nowhere_else():
+    config = _config(chart_values("v0.19.2", managed_namespaces=["vision", "llm"]))
+    assert config["manageJobsWithoutQueueName"] is True
+    assert config["managedJobsNamespaceSelector"] == {"matchExpressions": [
+        {"key": "kubernetes.io/metadata.name", "operator": "In", "values": ["llm", "vision"]}]}
+
+
+def test_without_managed_namespaces_only_labelled_jobs_are_managed():
+    config = _config(chart_values("v0.19.2"))
+    assert "manageJobsWithoutQueueName" not in config and "managedJobsNamespaceSelector" not in config
+
+
+@pytest.mark.parametrize("namespace", ["kube-system", "kueue-system"])
+def test_a_namespace_kueue_refuses_to_manage_is_refused(namespace):
+    # pkg/config/validation.go validateManagedJobsNamespaceSelector @ v0.19.2: must not match either.
+    with pytest.raises(InvalidInput, match=f"would match the '{namespace}' namespace"):
+        chart_values("v0.19.2", managed_namespaces=["vision", namespace])
 
 
 def test_topology_aware_scheduling_sets_its_feature_gate():
@@ -74,15 +103,19 @@ def test_a_bad_manager_quantity_is_refused_with_its_field(cpu, memory, field):
         chart_values(manager_cpu=cpu, manager_memory=memory)
 
 
-def test_calendar_pools_get_wait_for_pods_ready_with_requeuing():
+WAIT = {"timeout": "2h", "blockAdmission": False,
+        "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600}}
+
+
+def test_wait_for_pods_ready_is_written_as_given_in_config_v1beta2():
     # Config v1beta2 field names at v0.19.2 (apis/config/v1beta2/configuration_types.go): presence enables it.
-    config = _config(chart_values("v0.19.2", fair_sharing=False, wait_for_pods_ready=True))
-    assert config["waitForPodsReady"] == {
-        "timeout": "10m", "blockAdmission": False,
-        "requeuingStrategy": {"timestamp": "Eviction", "backoffBaseSeconds": 60, "backoffMaxSeconds": 3600},
-    }
-    assert "fairSharing" not in config
+    config = _config(chart_values("v0.19.2", fair_sharing=False, wait_for_pods_ready=WAIT))
+    assert config["waitForPodsReady"] == WAIT
+
+
+def test_wait_for_pods_ready_is_off_unless_given():
+    assert "waitForPodsReady" not in _config(chart_values("v0.19.2"))
 
 
 def test_config_v1beta1_enables_wait_for_pods_ready_explicitly():
-    assert manager_config("v0.14.8", fair_sharing=False, wait_for_pods_ready=True)["waitForPodsReady"]["enable"] is True
+    assert manager_config("v0.14.8", fair_sharing=False, wait_for_pods_ready=WAIT)["waitForPodsReady"]["enable"] is True

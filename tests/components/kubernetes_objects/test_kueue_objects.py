@@ -238,9 +238,26 @@ def test_team_namespaces_carry_the_label_the_queue_selects():
 
 def test_a_local_queue_in_every_team_namespace_feeds_the_team_queue():
     queues = of_kind(objects_of(prod()), "LocalQueue")
-    assert sorted((q["metadata"]["namespace"], q["spec"]["clusterQueue"]) for q in queues) == [
+    named = [q for q in queues if q["metadata"]["name"] != "default"]
+    assert sorted((q["metadata"]["namespace"], q["spec"]["clusterQueue"]) for q in named) == [
         ("team-a", "team-a"), ("team-b", "team-b"), ("team-c", "team-c"), ("team-d", "team-d"),
         ("team-d-serving", "team-d")]
+
+
+def test_every_team_namespace_has_a_default_local_queue_to_the_team_queue():
+    # Kueue labels an unlabelled job with its namespace's `default` LocalQueue (pkg/controller/constants
+    # DefaultLocalQueueName, jobframework/defaults.go ApplyDefaultLocalQueue @ v0.19.2).
+    queues = of_kind(objects_of(prod()), "LocalQueue")
+    defaults = [q for q in queues if q["metadata"]["name"] == "default"]
+    assert sorted((q["metadata"]["namespace"], q["spec"]["clusterQueue"]) for q in defaults) == [
+        ("team-a", "team-a"), ("team-b", "team-b"), ("team-c", "team-c"), ("team-d", "team-d"),
+        ("team-d-serving", "team-d")]
+
+
+def test_without_managing_unlabelled_jobs_there_is_no_default_local_queue():
+    env = prod()
+    env["kueue"] = {**env.get("kueue", {}), "manageJobsWithoutQueueName": False}
+    assert not [q for q in of_kind(objects_of(env), "LocalQueue") if q["metadata"]["name"] == "default"]
 
 
 def test_members_are_bound_to_the_member_role_and_batch_user_in_their_namespaces_only():

@@ -24,12 +24,13 @@ def test_writes_one_file_per_kind_for_the_stack(tmp_path: Path):
     out = tmp_path / "manifests"
     result = runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)])
     assert result.exit_code == 0, result.stderr
-    assert sorted(p.name for p in out.iterdir()) == [
+    assert sorted(p.name for p in out.iterdir()) == ["argocd", "flux", "kueue-values.yaml", "kustomization.yaml", "objects"]
+    assert sorted(p.name for p in (out / "objects").iterdir()) == [
         "00-namespaces.yaml", "02-resourceflavors.yaml", "03-provisioningrequestconfigs.yaml",
         "04-admissionchecks.yaml", "05-workloadpriorityclasses.yaml", "06-cohorts.yaml", "07-clusterqueues.yaml",
         "08-localqueues.yaml", "12-validatingadmissionpolicies.yaml", "13-validatingadmissionpolicybindings.yaml",
-        "kueue-values.yaml", "kustomization.yaml"]
-    queues = [d for d in yaml.safe_load_all((out / "07-clusterqueues.yaml").read_text()) if d]
+        "kustomization.yaml"]
+    queues = [d for d in yaml.safe_load_all((out / "objects" / "07-clusterqueues.yaml").read_text()) if d]
     assert [q["metadata"]["name"] for q in queues] == ["team-a", "team-b", "team-c", "team-d"]
 
 
@@ -55,14 +56,20 @@ def test_a_missing_config_exits_2(tmp_path: Path):
     assert result.exit_code == 2 and "file not found" in result.stderr
 
 
-def test_the_directory_is_a_gitops_unit_that_installs_kueue_first(tmp_path: Path):
+def test_the_directory_lists_every_object_file_in_apply_order(tmp_path: Path):
     out = tmp_path / "manifests"
     assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)]).exit_code == 0
-    kustomization = yaml.safe_load((out / "kustomization.yaml").read_text())
-    [chart] = kustomization["helmCharts"]  # the Kueue install owns the CRDs every listed object needs
-    assert (chart["name"], chart["includeCRDs"], chart["valuesFile"]) == ("kueue", True, "kueue-values.yaml")
-    manifests = sorted(p.name for p in out.glob("[0-9][0-9]-*.yaml"))
+    kustomization = yaml.safe_load((out / "objects" / "kustomization.yaml").read_text())
+    manifests = sorted(p.name for p in (out / "objects").glob("[0-9][0-9]-*.yaml"))
     assert kustomization["resources"] == manifests  # every file, in apply (file name) order
+
+
+def test_without_a_kueue_install_only_the_objects_are_delivered(tmp_path: Path):
+    environment = prod()
+    environment["kueue"] = {"install": False}
+    out = tmp_path / "manifests"
+    assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, environment)), "--out", str(out)]).exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["kustomization.yaml", "objects"]
 
 
 def test_the_helm_values_keep_fair_sharing_and_the_feature_gates(tmp_path: Path):
@@ -78,5 +85,5 @@ def test_the_helm_values_keep_fair_sharing_and_the_feature_gates(tmp_path: Path)
 def test_no_file_carries_an_absolute_path(tmp_path: Path):
     out = tmp_path / "manifests"
     assert runner.invoke(app, ["manifests", "--config", str(_config(tmp_path, prod())), "--out", str(out)]).exit_code == 0
-    for path in out.iterdir():
+    for path in out.rglob("*.yaml"):
         assert str(tmp_path) not in path.read_text(), path.name

@@ -46,7 +46,7 @@ def test_json_is_one_document_on_a_pipe(tmp_path: Path):
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert set(document) == {"workloads", "events", "teams", "pools", "cycles", "limits", "summary"}
+    assert set(document) == {"schemaVersion", "workloads", "events", "teams", "pools", "cycles", "limits", "summary"}
     assert [(e["event"], e["workload"]) for e in document["events"] if e["event"] == "preempted"] == [("preempted", "d")]
     d = next(w for w in document["workloads"] if w["name"] == "d")
     # d's pods terminate for the default 30 s before b is admitted; b runs 2h, then d starts over (6h).

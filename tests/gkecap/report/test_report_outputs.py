@@ -15,7 +15,7 @@ def test_plan_json_is_the_format_json_document(result, tmp_path):
     written = write_outputs(result, tmp_path, now=NOW)
     document = json.loads(written["plan"].read_text())
     assert document == json.loads(render_json(result))
-    assert set(document) == {"resources", "violations", "diagnostics", "summary", "capacity"}  # capacity: an environment's
+    assert set(document) == {"schemaVersion", "resources", "violations", "diagnostics", "summary", "capacity"}  # capacity: an environment's
     assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "dependencies", "inputs", "options"}
     assert set(document["violations"][0]) == {"policy", "enforcementLevel", "urn", "message"}
 
@@ -23,9 +23,10 @@ def test_plan_json_is_the_format_json_document(result, tmp_path):
 def test_outputs_of_an_environment_include_manifests(result, tmp_path):
     written = write_outputs(result, tmp_path / "out", now=NOW)
     assert written["report"].read_text().startswith("<!DOCTYPE html>")
-    files = sorted(p.name for p in written["manifests"].iterdir())
+    files = sorted(p.name for p in (written["manifests"] / "objects").iterdir())
     assert "08-localqueues.yaml" in files
-    queues = [d for d in yaml.safe_load_all((written["manifests"] / "07-clusterqueues.yaml").read_text()) if d]
+    assert {"kustomization.yaml", "kueue-values.yaml", "argocd", "flux"} <= {p.name for p in written["manifests"].iterdir()}
+    queues = [d for d in yaml.safe_load_all((written["manifests"] / "objects" / "07-clusterqueues.yaml").read_text()) if d]
     assert sorted(q["metadata"]["name"] for q in queues) == ["llm", "recsys", "speech", "vision"]
 
 

@@ -103,6 +103,7 @@ def test_capacity_entries_limit_what_a_flex_start_pool_obtains():
 def test_a_calendar_pool_runs_only_inside_a_submitted_reservation_window():
     environment = prod()
     environment["reservations"][0]["submit"] = True
+    environment["kueue"] = {**environment.get("kueue", {}), "waitForPodsReady": {"timeout": "10m"}}
     result = _simulate(environment, [
         {"name": "d-cal", "team": "team-d", "pods": 4, "accelerators": 8, "pool": "h100-dec", "duration": "30d"}])
     [run] = result.runs

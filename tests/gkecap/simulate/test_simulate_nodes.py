@@ -155,16 +155,30 @@ def test_a_multi_host_slice_serves_one_workload():
     assert max(ready for _, ready, _, _ in result.pool_nodes["v6e-16"]) == 8
 
 
+def _with_pods_ready(environment: dict, timeout: str = "10m") -> dict:
+    environment["kueue"] = {**environment.get("kueue", {}), "waitForPodsReady": {"timeout": timeout}}
+    return environment
+
+
 def test_pods_ready_timeout_evicts_a_workload_whose_nodes_cannot_be_obtained():
-    result = _simulate(prod(), [
+    result = _simulate(_with_pods_ready(prod()), [
         {"name": "t", "team": "team-d", "pods": 4, "accelerators": 4, "pool": "v6e-16", "duration": "1h"}],
         capacity=[{"pool": "v6e-16", "from": "0s", "until": "1h", "nodes": 0},
                   {"pool": "v6e-16", "from": "1h", "until": "2d", "nodes": 4}])
     evictions = [e for e in result.events if e.event == "evicted"]
-    # prod has a calendar pool, so Kueue runs with waitForPodsReady (10 minutes, back-off 60 s doubling).
+    # waitForPodsReady of 10 minutes, with Kueue's default back-off (60 s doubling).
     assert [e.time for e in evictions[:3]] == [600, 600 + 60 + 600, 600 + 60 + 600 + 120 + 600]
     assert "PodsReadyTimeout" in evictions[0].reason and _outcome(result, "t").evictions == len(evictions)
     assert _outcome(result, "t").started is not None and _outcome(result, "t").started >= HOUR
+
+
+def test_without_wait_for_pods_ready_a_calendar_environment_waits_without_eviction():
+    # It is cluster-wide, so a calendar pool does not switch it on (issue 22 item 4).
+    result = _simulate(prod(), [
+        {"name": "t", "team": "team-d", "pods": 4, "accelerators": 4, "pool": "v6e-16", "duration": "1h"}],
+        capacity=[{"pool": "v6e-16", "from": "0s", "until": "1h", "nodes": 0},
+                  {"pool": "v6e-16", "from": "1h", "until": "2d", "nodes": 4}])
+    assert result.pods_ready is None and not [e for e in result.events if e.event == "evicted"]
 
 
 def test_without_calendar_pools_pods_wait_without_eviction():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from testkit.spec_data import NOW, dev
 
-from gkecap.components import kueue_api
 from gkecap.components.kubernetes_objects.build import kueue_objects
 from gkecap.components.model import derive
 from gkecap.components.spec import load_environment
@@ -27,10 +26,14 @@ WORKLOADS = [
 
 
 def _run(with_default_queue: bool):
-    model = derive(load_environment(dev(), now=NOW))
+    environment = dev()
+    # The environment emits a `default` LocalQueue per team namespace while Kueue manages unlabelled jobs there
+    # (kueue.manageJobsWithoutQueueName, the default); without it there is none.
+    environment["kueue"] = {**environment.get("kueue", {}), "manageJobsWithoutQueueName": with_default_queue}
+    model = derive(load_environment(environment, now=NOW))
     objects = kueue_objects(model)
-    if with_default_queue:  # what an environment with LocalQueueDefaulting emits in each team namespace
-        objects.append(kueue_api.local_queue(DEFAULT_LOCAL_QUEUE, "vision", "vision"))
+    assert any(o["kind"] == "LocalQueue" and o["metadata"]["name"] == DEFAULT_LOCAL_QUEUE
+               and o["metadata"]["namespace"] == "vision" for o in objects) is with_default_queue
     document = WorkloadsFile.model_validate({"start": START, "workloads": WORKLOADS})
     return simulate_environment(model, objects, document)
 
