@@ -1,7 +1,16 @@
-"""Benchmark `gkecap simulate`: 10,000 workloads over the 100 teams of `generate.py`'s organisation.
+"""Benchmark `gkecap simulate`: 10,000 workloads over the 100 teams of `generate.py`'s organisation, and the
+contention mix of issues 21 and 29.
 
     .venv/bin/python benchmarks/simulate.py                  # 10,000 workloads, 100 teams, median of 3
     .venv/bin/python benchmarks/simulate.py --workloads 2000 --teams 20 --repeat 1
+    .venv/bin/python benchmarks/simulate.py --mix contention --fair-sharing off   # every team over quota
+
+The contention mix (`--mix contention`): the teams in one cohort, 8 GPUs of quota each, one on-demand pool of one
+8-GPU VM per team, preemption and borrowing on (the environment's defaults: reclaimWithinCohort Any, within the queue
+LowerPriority, borrowWithinCohort LowerPriority without fair sharing); each team submits its share of the workloads
+over 10 hours, 1 pod of 1 to 8 GPUs for 1 to 5 hours with one of three priority classes: about 3 GPU-hours asked
+per GPU-hour the pool has, so every team is over its quota for most of the run. Fair sharing on or off
+(`--fair-sharing`).
 
 The organisation is `benchmarks/generate.py`'s (departments of ten teams as cohorts under one root, one GPU pool
 per department cycling through queued, flex-start, spot and calendar capacity, flex-start TPU v6e 4x4 slices,
@@ -19,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import os
+import resource
 import random
 import statistics
 import sys
@@ -45,6 +56,29 @@ def environment(teams: int) -> dict:
     env = organisation(teams, now=NOW)["config"]["gkecap:environment"]
     env["priorityClasses"] = PRIORITIES
     return env
+
+
+def contention_environment(teams: int, fair_sharing: bool) -> dict:
+    return {
+        "region": "us-east5", "cluster": {"name": "contention", "securityGroup": "gke-security-groups@acme.example"},
+        "kueue": {"version": "v0.19.2", "fairSharing": fair_sharing},
+        "nodePools": [{"name": "h100", "machineType": "a3-highgpu-8g", "capacity": "on-demand", "maxNodes": teams,
+                       "zones": ["us-east5-a"]}],
+        "cohorts": [{"name": "org"}],
+        "priorityClasses": PRIORITIES,
+        "teams": [{"name": f"t{i:04d}", "cohort": "org", "quota": {"h100": 8}, "members": [f"group:t{i}@acme.example"]}
+                  for i in range(teams)],
+    }
+
+
+def contention_workloads(teams: int, count: int, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    items = [{
+        "name": f"w{i:06d}", "team": f"t{i % teams:04d}", "pool": "h100", "accelerators": rng.randint(1, 8),
+        "priority": rng.choice(PRIORITIES)["name"], "submit": rng.randrange(10 * 3600),
+        "duration": rng.randrange(3600, 5 * 3600),
+    } for i in range(count)]
+    return {"start": NOW.isoformat(), "workloads": items}
 
 
 def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7) -> dict:
@@ -86,12 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teams", type=int, default=100)
     parser.add_argument("--workloads", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--mix", choices=("light", "contention"), default="light")
+    parser.add_argument("--fair-sharing", choices=("on", "off"), default="on")
     args = parser.parse_args(argv)
-    env = environment(args.teams)
-    model = derive(load_environment(env, now=NOW))
+    if args.mix == "contention":
+        env = contention_environment(args.teams, args.fair_sharing == "on")
+        model = derive(load_environment(env, now=NOW))
+        document = WorkloadsFile.model_validate(contention_workloads(args.teams, args.workloads))
+    else:
+        env = environment(args.teams)
+        env["kueue"]["fairSharing"] = args.fair_sharing == "on"
+        model = derive(load_environment(env, now=NOW))
+        per_node = {p.name: p.accelerators_per_node for p in model.pools}
+        document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
     objects = kueue_objects(model)
-    per_node = {p.name: p.accelerators_per_node for p in model.pools}
-    document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
     times, cpu, floors, result = [], [], [], None
     for _ in range(args.repeat):
         floors.append(floor(document))
@@ -102,12 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     sim, bare = statistics.median(times), statistics.median(floors)
     sim_cpu = statistics.median(cpu)
     facts = {k: v for k, v in __import__("gkecap.simulate.output", fromlist=["summary"]).summary(result).items()
-             if k in ("admitted", "finished", "preemptions", "deactivated", "neverAdmitted")}
-    print(f"teams={args.teams} workloads={args.workloads} resources: {len(objects)} Kueue objects")
+             if k in ("admitted", "finished", "preemptions", "deactivated", "neverAdmitted", "cycles")}
+    print(f"mix={args.mix} fairSharing={args.fair_sharing} teams={args.teams} workloads={args.workloads} "
+          f"resources: {len(objects)} Kueue objects; load average before: {os.getloadavg()[0]:.1f}")
     print(f"simulate: median {sim:.2f} s wall of {args.repeat} ({', '.join(f'{t:.2f}' for t in times)}); "
           f"CPU {statistics.median(cpu):.2f} s (the machine is shared: CPU time is what the simulation costs)")
     print(f"floor (bare event loop): median {bare:.3f} s CPU; simulate/floor {sim_cpu / max(bare, 1e-6):.0f}x (CPU)")
-    print(f"events: {len(result.events)}; {facts}")
+    print(f"events: {len(result.events)}; {facts}; limits hit: {len(result.limits)}")
+    print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 
 

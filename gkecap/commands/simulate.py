@@ -30,7 +30,7 @@ class OutputFormat(str, enum.Enum):
     json = "json"
 
 
-def _simulate(config: Path | None, stack: str | None, workloads: Path):
+def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False):
     from gkecap.commands.manifests import environment_objects
     from gkecap.components.model import derive
     from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
@@ -40,7 +40,7 @@ def _simulate(config: Path | None, stack: str | None, workloads: Path):
     stack_name, spec, objects, source = environment_objects(None, config, stack)
     try:
         parsed = load_workloads_file(workloads)
-        return simulate_environment(derive(spec), objects, parsed, where=str(workloads)), source
+        return simulate_environment(derive(spec), objects, parsed, where=str(workloads), try_fixes=try_fixes), source
     except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
         raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
     except ValueError as exc:
@@ -53,13 +53,15 @@ def simulate_command(
     workloads: Path = typer.Option(..., "--workloads", help="Workloads file (YAML): what is submitted when.", dir_okay=False),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text (terminal) or json (one document on stdout)."),
     out: Path | None = typer.Option(None, "--out", help="Directory for simulation.html, a timeline per pool and team.", file_okay=False),
+    try_fixes: bool = typer.Option(False, "--try-fixes", help="For each preemption cycle found, simulate the scenario "
+                                   "again with each change that may break it (at most 2,000 workloads)."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the simulation takes longer (seconds; 0: no limit)."),
 ) -> None:
     """Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."""
     try:
         expiry = (lambda: _expiry_output(output, timeout)) if timeout else None
         with deadline(timeout, what="simulation", on_expiry=expiry):
-            result, source = _simulate(config, stack, workloads)
+            result, source = _simulate(config, stack, workloads, try_fixes)
             written = None
             if out is not None:
                 from gkecap.simulate.timeline import write_timeline

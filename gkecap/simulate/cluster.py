@@ -20,6 +20,7 @@ from gkecap.simulate.quota_tree import (
     compute_subtree,
     remove_usage,
 )
+from gkecap.simulate.shortcuts import SHORTCUTS
 
 NEVER = "Never"
 LOWER_PRIORITY = "LowerPriority"
@@ -77,11 +78,13 @@ class PodSet:
 
     def total(self) -> dict[str, int]:
         """Requests of all its pods (memoised: a pod set is not edited once its workload is built)."""
-        cached = self.__dict__.get("_total")
+        memoised = SHORTCUTS.memoised_facts
+        cached = self.__dict__.get("_total") if memoised else None
         if cached is not None and cached[0] == self.count and cached[1] is self.requests:
             return cached[2]
         result = {r: v * self.count for r, v in self.requests.items()}
-        self.__dict__["_total"] = (self.count, self.requests, result)
+        if memoised:
+            self.__dict__["_total"] = (self.count, self.requests, result)
         return result
 
 
@@ -102,11 +105,13 @@ class Workload:
 
     def usage(self) -> dict[FlavorResource, int]:
         """Quota it holds per flavor-resource (computed once per admission: `flavors` is replaced, never edited)."""
-        cached = self.__dict__.get("_usage_cache")
+        memoised = SHORTCUTS.memoised_facts
+        cached = self.__dict__.get("_usage_cache") if memoised else None
         if cached is not None and cached[0] is self.flavors:
             return cached[1]
         result = self._usage()
-        self.__dict__["_usage_cache"] = (self.flavors, result)
+        if memoised:
+            self.__dict__["_usage_cache"] = (self.flavors, result)
         return result
 
     def _usage(self) -> dict[FlavorResource, int]:
@@ -265,6 +270,14 @@ class Cluster:
             node = node.parent
         for listener in self.listeners:
             listener(frs, nodes)
+
+    def mark_evicted(self, workload: Workload, evicted: bool) -> None:
+        """Set whether an admitted workload is being evicted (its pods terminating): preemption orders such
+        candidates first, so the nominations that read its queue are dropped as after a lasting change."""
+        workload.evicted = evicted
+        queue = self.queues[workload.cluster_queue]
+        if workload.name in queue.workloads:
+            self._lasting_change(queue, workload)
 
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
         self.version += 1

@@ -14,7 +14,11 @@ scheduling cycles until nothing changes (Kueue runs its cycles back to back whil
   scale-up and scale-down, a calendar pool's window). It starts when every pod runs.
 - waitForPodsReady (when the environment sets `kueue.waitForPodsReady`, as `gkecap plan` configures Kueue): a workload
   admitted whose pods are not all running within the timeout is evicted and requeued after Kueue's back-off.
-- A preempted workload is requeued and starts over: its duration counts again from its next start.
+- A preempted workload's pods terminate gracefully: it keeps its nodes and its quota for `EvictionDelays.termination`
+  (`gkecap.simulate.timing`), marked as evicted (Kueue's preemption takes such workloads as targets first and issues
+  nothing new for them); then it gives both back and is requeued after `EvictionDelays.requeue`. It starts over: its
+  duration counts again from its next start, and the accelerator time of the run it lost is counted.
+- A safety limit of the engine that is hit is recorded in `SimulationResult.limits`, never passed over silently.
 - At the end of a calendar reservation, workloads on its pool are evicted and requeued.
 """
 
@@ -28,9 +32,11 @@ from gkecap.simulate.cluster import Cluster, Workload
 from gkecap.simulate.environment import PlannedWorkload, PodsReady, PoolCapacity
 from gkecap.simulate.nodes import Delays, PoolNodes
 from gkecap.simulate.scheduler import Scheduler, evict
+from gkecap.simulate.timing import EvictionDelays
 
 HOST_RESOURCES = ("cpu", "memory")
-MAX_CYCLES_PER_INSTANT = 1_000  # a guard: cycles at one instant stop when nothing changes, far sooner
+# A guard: cycles at one instant stop when nothing changes, far sooner. Reaching it is reported (`limits`).
+MAX_CYCLES_PER_INSTANT = 1_000
 
 
 @dataclass
@@ -41,6 +47,8 @@ class SimEvent:
     pool: str | None = None
     borrowed: int = 0
     reason: str = ""
+    by: str | None = None  # preempted: the preemptor
+    lost: float = 0.0  # preempted: accelerator-seconds of the run it cut short (its work starts over)
 
 
 @dataclass
@@ -57,6 +65,7 @@ class WorkloadOutcome:
     deactivated: bool = False
     unit: str = ""
     evictions: int = 0  # by waitForPodsReady
+    lost: float = 0.0  # accelerator-seconds of runs cut short by preemption or eviction
 
     @property
     def wait_seconds(self) -> float | None:
@@ -98,6 +107,10 @@ class SimulationResult:
     pods_ready: PodsReady | None = None
     # MultiKueue (gkecap.simulate.multicluster): pool -> (worker, cluster, region) where its workloads run
     clusters: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    eviction: EvictionDelays = EvictionDelays()
+    # Safety limits hit: [{"limit", "value", "at", "message"}] (none in a normal run)
+    limits: list[dict] = field(default_factory=list)
+    cycles: list = field(default_factory=list)  # gkecap.simulate.cycles.Cycle, filled by simulate_environment
 
 
 @dataclass
@@ -118,8 +131,10 @@ class _State:
 class Simulation:
     def __init__(self, cluster: Cluster, pools: Mapping[str, PoolCapacity], planned: list[PlannedWorkload],
                  retry: tuple[int, float, float], *, start_iso: str = "", delays: Delays = Delays(),
-                 pods_ready: PodsReady | None = None):
+                 pods_ready: PodsReady | None = None, eviction: EvictionDelays = EvictionDelays()):
         self.cluster = cluster
+        self.eviction = eviction
+        self.limits: list[dict] = []
         self.pools = dict(pools)
         self.delays = delays
         self.pods_ready = pods_ready
@@ -177,30 +192,40 @@ class Simulation:
             self.start_iso, [self.states[n].outcome for n in self.order], self.events, self.runs, self.usage,
             {name: self._nominal(name) for name in self.cluster.queues},
             {name: nodes[name] for name in self.pools}, end, self.cluster.fair_sharing,
-            self.pools, self.delays, self.pods_ready)
+            self.pools, self.delays, self.pods_ready, self.eviction, self.limits)
 
     def _settle(self) -> None:
-        # Victims of a cycle's preemptions re-enter their queues after the next cycle: their pods take a moment to
-        # stop, so the preemptor, requeued at once, is first to see the freed quota (as in Kueue, where eviction is
-        # not instantaneous); without this the two would take the quota from each other forever at one instant.
-        terminating: list[_State] = []
+        # Victims released at once (no pods running, or `termination: 0s`) re-enter their queues after the next
+        # cycle: the preemptor, requeued at once, is first to see the quota they free (in Kueue the release takes a
+        # few API round trips); without this the two could take the quota from each other forever at one instant.
+        # Victims with running pods keep their quota until their pods have terminated (a later event).
+        released: list[_State] = []
         for _ in range(MAX_CYCLES_PER_INSTANT):
             started = self._provision()
             result = self.scheduler.cycle(self.now)
-            victims = []
+            victims, evicting = [], False
             for target, preemptor in result.preempted:
                 state = self.states[target.workload.name]
-                self._evict(state, "preempted", f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})",
-                            requeue=False)
-                victims.append(state)
+                if state.phase == "terminating":
+                    continue  # evicted already: Kueue's IssuePreemptions skips it, the preemptor waits for it
+                reason = f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})"
+                if self._preempt(state, reason, preemptor.name):
+                    victims.append(state)
+                else:
+                    evicting = True
             for entry in result.admitted:
                 self._reserved(self.states[entry.workload.name])
-            for state in terminating:
+            for state in released:
                 if state.phase == "pending":
                     self.scheduler.submit(state.planned.workload)
-            requeued, terminating = bool(terminating), victims
-            if not (started or result.progress or requeued or terminating):
+            requeued, released = bool(released), victims
+            if not (started or result.admitted or result.inadmissible or result.set_aside_quietly or requeued
+                    or released or evicting):
                 return
+        self.limits.append({
+            "limit": "MAX_CYCLES_PER_INSTANT", "value": MAX_CYCLES_PER_INSTANT, "at": self.now,
+            "message": f"{MAX_CYCLES_PER_INSTANT} scheduling cycles at one instant still changed something; the "
+                       "simulator moved on to the next event (admissions may be missing at this instant)"})
 
     # -- event handlers ---------------------------------------------------------------------------------------
 
@@ -258,12 +283,30 @@ class Simulation:
     def _on_calendar_end(self, pool: str, token: int) -> None:
         for state in [s for s in self.states.values() if s.pool == pool and s.phase in ("reserved", "running")]:
             self._evict(state, "preempted", "the calendar reservation's window ended")
+        for state in [s for s in self.states.values() if s.pool == pool and s.phase == "terminating"]:
+            state.run.end = max(self.now, state.run.start)  # type: ignore[union-attr]  # its nodes are gone
+            self._on_terminated(state.planned.workload.name, state.token)
 
     def _on_retry(self, name: str, token: int) -> None:
         state = self.states[name]
         if state.token == token and state.phase == "backoff":
             state.phase = "pending"
             self.scheduler.submit(state.planned.workload)
+
+    def _on_terminated(self, name: str, token: int) -> None:
+        """A preempted workload's pods are gone: it gives back its nodes and quota and is requeued."""
+        state = self.states[name]
+        if state.token != token or state.phase != "terminating":
+            return
+        w = state.planned.workload
+        self._release(state, "preempted")
+        self.cluster.mark_evicted(w, False)
+        if self.eviction.requeue > 0:
+            state.phase = "backoff"
+            self._push(self.now + self.eviction.requeue, "retry", name, state.token)
+        else:
+            state.phase = "pending"
+            self.scheduler.submit(w)
 
     # -- transitions ------------------------------------------------------------------------------------------
 
@@ -375,13 +418,43 @@ class Simulation:
         delay = min(self.backoff_base * 2 ** (state.failures - 1), self.backoff_max)
         self._push(self.now + delay, "retry", name, state.token)
 
-    def _evict(self, state: _State, event: str, reason: str, *, requeue: bool = True) -> None:
-        pool = state.pool
+    def _preempt(self, state: _State, reason: str, preemptor: str) -> bool:
+        """Evict a preemption's target; whether it was released at once (else its pods terminate first)."""
+        run = state.run if state.phase == "running" else None
+        delay = self.eviction.termination if run is not None else self.eviction.release
+        if delay <= 0:
+            self._evict(state, "preempted", reason, requeue=False, by=preemptor)
+            return True
+        name = state.planned.workload.name
+        end = self.now + delay
+        lost = 0.0
+        if run is not None:
+            run.end, run.outcome = max(end, run.start), "preempted"
+            lost = state.planned.accelerators * max(0.0, end - run.start)
+        self.reserved.pop(name, None)  # its pods, if any were pending, are deleted: they no longer wait for nodes
+        if run is None and state.pool in self.placement:
+            self.placement[state.pool].release(name, self.now)
         state.outcome.preemptions += 1
+        state.outcome.lost += lost
+        state.phase = "terminating"
+        state.token += 1  # its completion (and its waitForPodsReady timeout) no longer come
+        self.cluster.mark_evicted(state.planned.workload, True)
+        self.events.append(SimEvent(self.now, name, "preempted", state.pool, reason=reason, by=preemptor, lost=lost))
+        self._push(end, "terminated", name, state.token)
+        return False
+
+    def _evict(self, state: _State, event: str, reason: str, *, requeue: bool = True, by: str | None = None) -> None:
+        pool = state.pool
+        lost = 0.0
+        if state.phase == "running" and state.run is not None:
+            lost = state.planned.accelerators * max(0.0, self.now - state.run.start)
+        state.outcome.preemptions += 1
+        state.outcome.lost += lost
         self.reserved.pop(state.planned.workload.name, None)
         self._release(state, "preempted")
         state.phase = "pending"
-        self.events.append(SimEvent(self.now, state.planned.workload.name, event, pool, reason=reason))
+        self.events.append(SimEvent(self.now, state.planned.workload.name, event, pool, reason=reason, by=by,
+                                    lost=lost))
         if requeue:
             self.scheduler.submit(state.planned.workload)
 

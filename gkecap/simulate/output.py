@@ -2,8 +2,8 @@
 
 JSON (times in seconds from the scenario start; null when it never happens):
 `{"workloads": [{"name", "team", "submitted", "admitted", "started", "finished", "pool", "unit", "preemptions",
-                 "evictions", "waitSeconds" (to admission), "waitToStartSeconds"}],
-  "events": [{"time", "workload", "event", "pool", "borrowed", "reason"}],
+                 "evictions", "waitSeconds" (to admission), "waitToStartSeconds", "acceleratorHoursLost"}],
+  "events": [{"time", "workload", "event", "pool", "borrowed", "reason", "by", "acceleratorHoursLost"}],
   "teams": [{"name", "quota": {unit: n}, "peakUsage": {unit: n}, "borrowedSeconds", "waitToAdmission": {...},
              "waitToStart": {...}, "meanWaitSeconds"}],
   "pools": [{"name", "capacityModel", "unit", "nodeHours", "usedNodeHours", "idleNodeHours", "unitHours",
@@ -11,6 +11,12 @@ JSON (times in seconds from the scenario start; null when it never happens):
   "summary": {...}}`
 With MultiKueue workers, each workload also has `cluster` and `region` (its worker), and the document `clusters`
 [{"name", "cluster", "region", "pools", "workloads", "finished"}] and `regions` [{"name", "clusters", ...}].
+  "cycles": [{"teams", "workloads", "firstAt", "lastAt", "evictions", "gpuHoursLost", "unit", "reasons",
+              "breaks": [{"change", "why", "canTry", "verified"}]}],
+  "limits": [{"limit", "value", "at", "message"}], "summary": {...}}`
+`acceleratorHoursLost` is the accelerator time of runs cut short (their work starts over); a cycle's `gpuHoursLost`
+is the same for its own evictions, in its pools' `unit` (GPUs, or TPU chips on TPU pools). `limits` lists the
+simulator's safety limits reached (none in a normal run).
 `admitted` is Kueue's admission (quota reserved, admission checks passed); `started` is when every pod ran (after
 node provisioning and the pod start delay). Waits are {mean, p50, p95, max, count} in seconds over the workloads that
 got there (percentiles by nearest rank). Quota and usage are per unit kind (GPUs, TPU chips, GPU units of one MIG
@@ -25,6 +31,7 @@ from typing import Any, Iterable
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from gkecap.simulate.engine import SimulationResult
@@ -42,6 +49,14 @@ def _seconds(value: float | None) -> float | int | None:
 def _hours(seconds: float) -> float | int:
     value = round(seconds / 3600.0, 3)
     return int(value) if value.is_integer() else value
+
+
+def cycle_rows(result: SimulationResult) -> list[dict[str, Any]]:
+    return [{
+        "teams": c.teams, "workloads": c.workloads, "firstAt": _seconds(c.first_at), "lastAt": _seconds(c.last_at),
+        "evictions": c.evictions, "gpuHoursLost": _hours(c.lost), "unit": c.unit, "reasons": c.reasons,
+        "breaks": c.breaks,
+    } for c in result.cycles]
 
 
 def wait_stats(samples: Iterable[float]) -> dict[str, Any]:
@@ -144,12 +159,17 @@ def summary(result: SimulationResult) -> dict[str, Any]:
         "deactivated": sum(w.deactivated for w in workloads),
         "preemptions": sum(w.preemptions for w in workloads),
         "evictions": sum(w.evictions for w in workloads),
+        "acceleratorHoursLost": _hours(sum(w.lost for w in workloads)),
+        "cycles": len(result.cycles),
         "meanWaitSeconds": _seconds(mean(waits)) if waits else None,
         "maxWaitSeconds": _seconds(max(waits)) if waits else None,
         "waitToAdmission": wait_stats(waits),
         "waitToStart": wait_stats(w.wait_to_start for w in workloads if w.wait_to_start is not None),
         "delays": {"provisioningSeconds": _seconds(delays.provisioning), "scaleDownSeconds": _seconds(delays.scale_down),
-                   "podStartSeconds": _seconds(delays.pod_start)},
+                   "podStartSeconds": _seconds(delays.pod_start),
+                   "terminationSeconds": _seconds(result.eviction.termination),
+                   "releaseSeconds": _seconds(result.eviction.release),
+                   "requeueSeconds": _seconds(result.eviction.requeue)},
         "waitForPodsReady": None if result.pods_ready is None else {
             "timeoutSeconds": _seconds(result.pods_ready.timeout),
             "backoffBaseSeconds": _seconds(result.pods_ready.backoff_base),
@@ -206,14 +226,17 @@ def _document(result: SimulationResult) -> dict[str, Any]:
             "name": w.name, "team": w.team, "submitted": _seconds(w.submitted), "admitted": _seconds(w.admitted),
             "started": _seconds(w.started), "finished": _seconds(w.finished), "pool": w.pool, "unit": w.unit or None,
             "preemptions": w.preemptions, "evictions": w.evictions, "waitSeconds": _seconds(w.wait_seconds),
-            "waitToStartSeconds": _seconds(w.wait_to_start), **_placement(result, w.pool),
+            "waitToStartSeconds": _seconds(w.wait_to_start), "acceleratorHoursLost": _hours(w.lost),
+            **_placement(result, w.pool),
         } for w in result.workloads],
         "events": [{
             "time": _seconds(e.time), "workload": e.workload, "event": e.event, "pool": e.pool,
-            "borrowed": e.borrowed, "reason": e.reason,
+            "borrowed": e.borrowed, "reason": e.reason, "by": e.by, "acceleratorHoursLost": _hours(e.lost),
         } for e in result.events],
         "teams": team_rows(result),
         "pools": pool_rows(result),
+        "cycles": cycle_rows(result),
+        "limits": [{**limit, "at": _seconds(limit["at"])} for limit in result.limits],
         "summary": summary(result),
     }
 
@@ -316,7 +339,32 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
             console.print(f"  {clock(e.time):>12}  {e.event:<11} {e.workload} on {e.pool or '-'}: {detail}")
         if len(notable) > max_events:
             console.print(f"  ... {len(notable) - max_events} more (--format json lists every event)")
+    render_cycles(result, console)
+    for limit in result.limits:
+        at = f" at {clock(limit['at'])}" if limit["at"] is not None else ""
+        console.print(f"[yellow]Limit reached[/yellow] ({limit['limit']} = {limit['value']}){at}: "
+                      + escape(limit["message"]))
     never = [w.name for w in result.workloads if w.admitted is None]
     if never:
         console.print(f"[yellow]Never admitted:[/yellow] {', '.join(never[:20])}"
                       + (f" and {len(never) - 20} more" if len(never) > 20 else ""))
+
+
+def render_cycles(result: SimulationResult, console: Console, *, max_names: int = 8) -> None:
+    """Each preemption cycle: who, when, how many evictions, the accelerator-hours thrown away, what breaks it."""
+    if not result.cycles:
+        return
+    console.print(f"[bold red]Preemption cycles[/bold red]: {len(result.cycles)} (the same workloads evicted and "
+                  "readmitted in turn; each eviction of a running workload throws its run away)")
+    for c in result.cycles:
+        names = ", ".join(c.workloads[:max_names]) + (f" and {len(c.workloads) - max_names} more"
+                                                      if len(c.workloads) > max_names else "")
+        reasons = ", ".join(f"{r} {n}" for r, n in c.reasons.items())
+        console.print(escape(f"  teams {', '.join(c.teams)}: {c.evictions} evictions from {clock(c.first_at)} to "
+                             f"{clock(c.last_at)}, {c.lost / 3600.0:.2f} hours of {c.unit or 'accelerators'} lost "
+                             f"({reasons}); workloads {names}"))
+        for fix in c.breaks:
+            verdict = {True: "breaks it (tried)", False: "does not break it (tried)", None: "not tried"}[fix["verified"]]
+            console.print(escape(f"    - {fix['change']}: {verdict}; {fix['why']}"))
+    if any(f["verified"] is None and f["canTry"] for c in result.cycles for f in c.breaks):
+        console.print("  (--try-fixes simulates the scenario again with each change that applies to the Kueue objects)")

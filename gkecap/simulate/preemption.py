@@ -36,6 +36,7 @@ from gkecap.simulate.quota_tree import (
     quantities_fit_in_quota,
     within_nominal,
 )
+from gkecap.simulate.shortcuts import SHORTCUTS
 
 # Preemption reasons, as Kueue writes them in the Preempted condition.
 IN_CLUSTER_QUEUE = "InClusterQueue"
@@ -422,7 +423,7 @@ def share_after_removal(cluster: Cluster, target: QuotaNode, side: QuotaNode, w:
 def almost_lcas(preemptor_queue: QuotaNode, target: QuotaNode) -> tuple[QuotaNode, QuotaNode]:
     """The children of the two queues' lowest common ancestor on the preemptor's side and on the target's. A
     function of the tree alone (fixed once the Cluster is built): memoised on the preemptor's queue."""
-    cache = preemptor_queue.__dict__.setdefault("_almost_lcas", {})
+    cache = preemptor_queue.__dict__.setdefault("_almost_lcas", {}) if SHORTCUTS.memoised_facts else {}
     result = cache.get(target.name)
     if result is None:
         ancestors = set(map(id, preemptor_queue.path_to_root()))
@@ -515,7 +516,7 @@ def _candidates_once(ctx: PreemptionContext) -> list[Workload]:
     """_find_candidates, once per nomination and set of needed flavor-resources: the flavor assigner's oracle and
     the search for targets ask on the same snapshot (every what-if change between them is undone)."""
     memo = ctx.candidates_memo
-    if memo is None:
+    if memo is None or not SHORTCUTS.memoised_facts:
         return _find_candidates(ctx)
     key = frozenset(ctx.needs_preemption)
     if key not in memo:
@@ -531,7 +532,7 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
     share before it (LessThanInitialShare). Until a first candidate is evicted nothing changes, so when no candidate
     passes either test now, none is ever evicted and there are no targets, whichever strategies are configured."""
     queue = ctx.queue
-    if queue.parent is None or _queue_within_nominal(ctx):
+    if not SHORTCUTS.early_stop or queue.parent is None or _queue_within_nominal(ctx):
         return False
     cluster = ctx.cluster
     for w in candidates:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator
 
+from gkecap.simulate.shortcuts import SHORTCUTS
+
 FlavorResource = tuple[str, str]
 
 DEFAULT_WEIGHT = 1.0
@@ -102,7 +104,7 @@ class Cohort(QuotaNode):
         `_lendable` assumes), so the tuple is computed once; the cache is keyed on the number of direct children
         to stay right while a tree is being assembled."""
         key = (len(self.child_queues), len(self.child_cohorts))
-        cached = self.__dict__.get("_subtree_queues")
+        cached = self.__dict__.get("_subtree_queues") if SHORTCUTS.memoised_facts else None
         if cached is not None and cached[0] == key:
             return cached[1]
         result = tuple(self.child_queues) + tuple(q for child in self.child_cohorts for q in child.subtree_queues())
@@ -113,7 +115,7 @@ class Cohort(QuotaNode):
         """Kueue's getNodeHeight: 1 for a cohort with only queues, one more per level of child cohorts (memoised
         like subtree_queues: the tree's shape is fixed once the Cluster is built)."""
         key = (len(self.child_queues), len(self.child_cohorts))
-        cached = self.__dict__.get("_height")
+        cached = self.__dict__.get("_height") if SHORTCUTS.memoised_facts else None
         if cached is not None and cached[0] == key:
             return cached[1]
         result = min(len(self.child_cohorts) + len(self.child_queues), 1)
@@ -145,7 +147,7 @@ def available(node: QuotaNode, fr: FlavorResource) -> int:
 def potential_available(node: QuotaNode, fr: FlavorResource) -> int:
     """The most the node could ever use, with every other node idle. It depends on quotas, limits and the tree's
     shape only, fixed once the Cluster is built (as `_lendable` assumes), so it is memoised per node."""
-    cache = node.__dict__.setdefault("_potential", {})
+    cache = node.__dict__.setdefault("_potential", {}) if SHORTCUTS.memoised_facts else {}
     result = cache.get(fr)
     if result is None:
         result = cache[fr] = _potential_available(node, fr)
@@ -271,6 +273,8 @@ def compare_shares(a: Share, b: Share) -> int:
 
 
 def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None = None) -> Share:
+    if not SHORTCUTS.memoised_facts:
+        return _dominant_resource_share(node, request or None)
     if not request:
         # The share is a function of the node's usage (quotas, weight and the parent's lendable amounts are fixed):
         # memoised on its version, and by the usage itself, which a what-if change (remove, then add back) restores
@@ -330,7 +334,7 @@ def _dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int]
 def _lendable(node: QuotaNode) -> dict[str, int]:
     """What the node could lend per resource (calculateLendable). It depends on quotas and limits only, which do
     not change during a simulation, so it is computed once per node."""
-    cached = node.__dict__.get("_lendable")
+    cached = node.__dict__.get("_lendable") if SHORTCUTS.memoised_facts else None
     if cached is not None:
         return cached
     result: dict[str, int] = {}

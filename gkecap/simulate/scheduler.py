@@ -29,6 +29,7 @@ from gkecap.simulate.quota_tree import (
     dominant_resource_share,
     usage_path,
 )
+from gkecap.simulate.shortcuts import SHORTCUTS
 
 
 NO_TARGET = "needs preemption but no workload can be preempted"
@@ -47,6 +48,8 @@ class Entry:
     inert: bool = False
 
     def __post_init__(self) -> None:
+        if not SHORTCUTS.inert_entries:
+            return  # every entry is processed in order, as in Kueue
         mode = self.assignment.mode
         self.inert = mode == NO_FIT or (mode == PREEMPT and not self.targets
                                         and self.queue.preemption.reclaim_within_cohort == ANY)
@@ -70,12 +73,14 @@ def scheduling_shape(w: Workload) -> tuple:
 
     Memoised on the workload, valid while its priority and its pod set list are the same objects (pod sets are
     never edited once a workload is built)."""
-    cached = w.__dict__.get("_shape_cache")
+    memoised = SHORTCUTS.memoised_facts
+    cached = w.__dict__.get("_shape_cache") if memoised else None
     if cached is not None and cached[0] == w.priority and cached[1] is w.pod_sets:
         return cached[2]
     shape = (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
                                 tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
-    w.__dict__["_shape_cache"] = (w.priority, w.pod_sets, shape)
+    if memoised:
+        w.__dict__["_shape_cache"] = (w.priority, w.pod_sets, shape)
     return shape
 
 
@@ -184,7 +189,7 @@ class Scheduler:
         self.preemptors: set[str] = set()
         # Nominations kept with what they read (see _nominate); `cache_nominations=False` recomputes every one,
         # for the differential test of the cache.
-        self.cache_nominations = True
+        self.cache_nominations = SHORTCUTS.kept_nominations
         self._nominations: dict[str, tuple] = {}
         self._readers: dict[object, set[str]] = {}  # a flavor-resource or id(quota node) -> nominations that read it
         cluster.listeners.append(self._lasting_change)
@@ -448,7 +453,9 @@ class Scheduler:
             active -= not entry.inert
             version = self.cluster.version
             yield entry
-            if self.cluster.version != version:
+            if not SHORTCUTS.incremental_tournament:
+                tournament.recompute_all()
+            elif self.cluster.version != version:
                 tournament.usage_changed(entry)
         yield from list(by_queue.values())
         yield from left_out
@@ -465,7 +472,7 @@ class _Tournament:
         # At the start of a cycle the usage is the lasting state: an entry's keys are a function of its assignment,
         # whether it is a preemptor and the usage of its path below the root (the nodes' real_version), so keys
         # from an earlier cycle are reused when these are the same.
-        memo = scheduler._tournament_keys
+        memo = scheduler._tournament_keys if SHORTCUTS.incremental_tournament else {}
         for entry in by_queue.values():
             w = entry.workload
             path = [entry.queue] + [a for a in entry.queue.path_to_root() if a.parent is not None]
@@ -515,6 +522,12 @@ class _Tournament:
         del self.by_queue[entry.queue.name]
         self._invalidate(entry.queue)
         return entry
+
+    def recompute_all(self) -> None:
+        """Kueue's way: every remaining entry's keys and every winner recomputed before the next pop."""
+        for entry in self.by_queue.values():
+            self._entry_keys(entry)
+        self.best.clear()
 
     def usage_changed(self, processed: Entry) -> None:
         """Processing `processed` changed usage on its queue's path: recompute the keys of the entries below its

@@ -79,9 +79,13 @@ def usage_against_quota(result: SimulationResult, teams: list[str], unit: str) -
             values = [u for _, u, _ in samples] + [samples[-1][1]]
             ax.step(times, values, where="post", color=colors[team], label=team, linewidth=1.4)
             ax.axhline(result.quotas[team].get(unit, 0), color=colors[team], linestyle="--", linewidth=0.8)
+        for cycle in result.cycles:  # preemption cycles, shaded from their first eviction to their last
+            ax.axvspan(_hours(cycle.first_at), _hours(max(cycle.last_at, cycle.first_at + 60)), color="#d62728",
+                       alpha=0.12, linewidth=0)
         ax.set_xlabel("hours from the scenario start")
         ax.set_ylabel(f"{unit} reserved")
-        ax.set_title(f"Usage against quota per team, {unit} (dashed: nominal quota)")
+        ax.set_title(f"Usage against quota per team, {unit} (dashed: nominal quota"
+                     + ("; shaded: preemption cycles)" if result.cycles else ")"))
         if teams:
             ax.legend(loc="upper right", fontsize=7, frameon=False, ncol=2)
     return fig
@@ -119,6 +123,7 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
     for pool in result.pool_nodes:
         if any(r.pool == pool for r in result.runs):
             parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
+    parts.extend(_cycles_html(result))
     parts.append("<h2>Teams</h2><p>Waits to start: until every pod ran; waits to admission: until Kueue admitted.</p>"
                  '<table id="sim-teams" class="sortable filterable"><thead><tr><th>team</th><th class=n>quota</th>'
                  "<th class=n>peak usage</th><th class=n>borrowed for</th>"
@@ -154,6 +159,30 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
     parts.append(interactive.script())
     parts.append("</main></body></html>")
     return "\n".join(parts)
+
+
+def _cycles_html(result: SimulationResult) -> list[str]:
+    from gkecap.simulate.output import cycle_rows
+
+    parts = []
+    for limit in result.limits:
+        parts.append(f'<p class="sub">Limit reached ({escape(limit["limit"])} = {limit["value"]}): '
+                     f'{escape(limit["message"])}</p>')
+    if not result.cycles:
+        return parts
+    parts.append("<h2>Preemption cycles</h2><p class=\"sub\">The same workloads evicted and readmitted in turn; "
+                 "each eviction of a running workload throws its run away.</p><table><tr><th>teams</th>"
+                 "<th>workloads</th><th class=n>first</th><th class=n>last</th><th class=n>evictions</th>"
+                 "<th class=n>hours lost</th><th>what may break it</th></tr>")
+    for row in cycle_rows(result):
+        fixes = "<br>".join(escape(f["change"]) + {True: " (tried: breaks it)", False: " (tried: does not)",
+                                                     None: ""}[f["verified"]] for f in row["breaks"])
+        parts.append(f"<tr><td>{escape(', '.join(row['teams']))}</td><td>{escape(', '.join(row['workloads']))}</td>"
+                     f"<td class=n>{clock(row['firstAt'])}</td><td class=n>{clock(row['lastAt'])}</td>"
+                     f"<td class=n>{row['evictions']}</td><td class=n>{row['gpuHoursLost']} {escape(row['unit'])}</td>"
+                     f"<td>{fixes}</td></tr>")
+    parts.append("</table>")
+    return parts
 
 
 def _clock_cell(seconds: float | None) -> str:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
 from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
+from gkecap.simulate.timing import EvictionDelays
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(s|m|h|d)")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -104,13 +105,20 @@ class CapacityEntry(_Strict):
 
 
 class DelaysEntry(_Strict):
-    """Overrides of the simulator's documented default delays (gkecap.simulate.nodes)."""
+    """Overrides of the simulator's documented default delays (gkecap.simulate.nodes, gkecap.simulate.timing)."""
 
     provisioning: Duration | None = Field(None, description="a new autoscaled node is ready this long after the "
                                           "cluster autoscaler asks for it")
     scale_down: Duration | None = Field(None, alias="scaleDown", description="an empty autoscaled node is removed "
                                         "after this long")
     pod_start: Duration | None = Field(None, alias="podStart", description="from a pod's binding to its running")
+    # Eviction delays (gkecap.simulate.timing)
+    termination: Duration | None = Field(None, description="a preempted workload's pods hold their nodes and its "
+                                         "quota this long (terminationGracePeriodSeconds; default 30s)")
+    requeue: Duration | None = Field(None, description="an evicted workload rejoins its queue this long after its "
+                                     "quota is released (default 0s, as Kueue)")
+    release: Duration | None = Field(None, description="a preempted workload without running pods gives its quota "
+                                     "back this long after its eviction (default 1s)")
 
 
 class WorkloadsFile(_Strict):
@@ -118,6 +126,14 @@ class WorkloadsFile(_Strict):
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
+
+    def eviction_delays(self) -> EvictionDelays:
+        """The documented defaults of the eviction delays, with the file's overrides."""
+        defaults = EvictionDelays()
+        return EvictionDelays(
+            defaults.termination if self.delays.termination is None else self.delays.termination,
+            defaults.requeue if self.delays.requeue is None else self.delays.requeue,
+            defaults.release if self.delays.release is None else self.delays.release)
 
 
 def _too_many(total: int) -> Issue:

@@ -82,12 +82,15 @@ def test_no_token_or_kubeconfig_reaches_any_output(plan) -> None:
 
 def test_manifests_are_written_per_cluster(plan) -> None:
     out = plan[2]
-    manager = {p.name for p in (out / "manifests").glob("*.yaml")}
-    assert {"kustomization.yaml"} <= manager and any(name.endswith("-multikueueclusters.yaml") for name in manager)
+    # Each cluster's folder is a GitOps unit (kustomization.yaml, its plain objects under objects/).
+    manager = {p.name for p in (out / "manifests" / "objects").glob("*.yaml")}
+    assert (out / "manifests" / "kustomization.yaml").is_file()
+    assert any(name.endswith("-multikueueclusters.yaml") for name in manager)
     for worker in ("east", "central"):
-        files = {p.name for p in (out / "manifests" / "workers" / worker).glob("*.yaml")}
-        assert "kustomization.yaml" in files and not any("multikueue" in name for name in files)
-    east = {p.name for p in (out / "manifests" / "workers" / "east").glob("*.yaml")}
+        files = {p.name for p in (out / "manifests" / "workers" / worker / "objects").glob("*.yaml")}
+        assert (out / "manifests" / "workers" / worker / "kustomization.yaml").is_file()
+        assert files and not any("multikueue" in name for name in files)
+    east = {p.name for p in (out / "manifests" / "workers" / "east" / "objects").glob("*.yaml")}
     assert any(name.endswith("-provisioningrequestconfigs.yaml") for name in east)
 
 

@@ -46,10 +46,11 @@ def test_json_is_one_document_on_a_pipe(tmp_path: Path):
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert set(document) == {"schemaVersion", "workloads", "events", "teams", "pools", "summary"}
+    assert set(document) == {"schemaVersion", "workloads", "events", "teams", "pools", "cycles", "limits", "summary"}
     assert [(e["event"], e["workload"]) for e in document["events"] if e["event"] == "preempted"] == [("preempted", "d")]
     d = next(w for w in document["workloads"] if w["name"] == "d")
-    assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3 * 3600 + 6 * 3600)
+    # d's pods terminate for the default 30 s before b is admitted; b runs 2h, then d starts over (6h).
+    assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3600 + 30 + 2 * 3600 + 6 * 3600)
 
 
 def test_text_reports_teams_and_notable_events(tmp_path: Path):

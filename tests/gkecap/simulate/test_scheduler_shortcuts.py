@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -98,3 +99,98 @@ def test_most_nominations_come_from_the_cache(monkeypatch):
 def test_without_the_cache_every_nomination_is_computed(monkeypatch):
     asked, computed = _nominations(monkeypatch, 4, 200, 7, cache=False)
     assert computed == asked
+
+
+# --- every shortcut switched off (issue 21, item 6) --------------------------------------------------------------
+
+from testkit.spec_data import NOW  # noqa: E402
+
+from gkecap.components.kubernetes_objects.build import kueue_objects  # noqa: E402
+from gkecap.components.model import derive  # noqa: E402
+from gkecap.components.spec import load_environment  # noqa: E402
+from gkecap.simulate import simulate_environment  # noqa: E402
+from gkecap.simulate.output import to_document  # noqa: E402
+from gkecap.simulate.shortcuts import ALL_OFF, NAMES, SHORTCUTS, switched  # noqa: E402
+from gkecap.simulate.workloads_file import WorkloadsFile  # noqa: E402
+
+POOLS = {"h100-a": "on-demand", "h100-q": "queued"}  # two flavors of one resource; the queued one has a check
+GPUS_PER_NODE = 8  # a3-highgpu-8g
+
+
+@st.composite
+def scenarios(draw) -> tuple[dict, dict]:
+    """A random organisation and workload, with contention: two departments (child cohorts of one root, one of them
+    with quota of its own), 3 to 5 teams with weights, two GPU flavors in one resource group (one behind a ProvisioningRequest
+    admission check), fair sharing on or off, two priority classes, pods pinned to a pool or free to take either
+    flavor, and evictions with or without delays."""
+    nodes = {pool: draw(st.integers(1, 3)) for pool in POOLS}
+    teams = draw(st.integers(3, 5))
+    department_quota = draw(st.sampled_from([0, 2]))
+    env = {
+        "region": "us-east5", "cluster": {"name": "c", "securityGroup": "gke-security-groups@acme.example"},
+        "kueue": {"version": "v0.19.2", "fairSharing": draw(st.booleans())},
+        "nodePools": [{"name": pool, "machineType": "a3-highgpu-8g", "capacity": capacity, "maxNodes": nodes[pool],
+                       "zones": ["us-east5-a"]} for pool, capacity in POOLS.items()],
+        "cohorts": [{"name": "org"}, {"name": "d1", "parent": "org"},
+                    {"name": "d2", "parent": "org", **({"quota": {"h100-a": department_quota}}
+                                                        if department_quota else {})}],
+        "priorityClasses": [{"name": "low", "value": 100}, {"name": "high", "value": 1000}],
+        "teams": [],
+    }
+    for i in range(teams):
+        quota = {pool: draw(st.integers(1 if pool == "h100-a" else 0,
+                                        (nodes[pool] * GPUS_PER_NODE - (department_quota if pool == "h100-a" else 0))
+                                        // teams)) for pool in POOLS}
+        env["teams"].append({"name": f"t{i}", "cohort": draw(st.sampled_from(["d1", "d2"])),
+                             "quota": {p: q for p, q in quota.items() if q}, "weight": draw(st.sampled_from([1, 2])),
+                             "members": [f"group:t{i}@acme.example"]})
+    workloads = [{
+        "name": f"w{i}", "team": f"t{draw(st.integers(0, teams - 1))}", "pods": draw(st.integers(1, 2)),
+        "accelerators": draw(st.sampled_from([1, 2, 4, 8])), "priority": draw(st.sampled_from(["low", "high"])),
+        "submit": 60 * draw(st.integers(0, 60)), "duration": 1200 * draw(st.integers(1, 6)),
+    } for i in range(draw(st.integers(10, 30)))]
+    for w in workloads:  # pinned, or free to take either flavor of its team
+        team = next(t for t in env["teams"] if t["name"] == w["team"])
+        pool = draw(st.sampled_from([None, *sorted(team["quota"])]))
+        if pool:
+            w["pool"] = pool
+    document = {"start": "2026-12-01T00:00:00Z", "workloads": workloads}
+    if draw(st.booleans()):
+        document["delays"] = {"termination": 0, "release": 0}
+    return env, document
+
+
+def _run(env: dict, document: dict) -> dict:
+    model = derive(load_environment(env, now=NOW))
+    result = simulate_environment(model, kueue_objects(model), WorkloadsFile.model_validate(document))
+    return json.loads(json.dumps(to_document(result), sort_keys=True))
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(scenarios())
+def test_every_shortcut_off_changes_no_outcome(scenario):
+    env, document = scenario
+    with switched(**ALL_OFF):
+        plain = _run(env, document)
+    assert _run(env, document) == plain
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_shortcut_alone_off_changes_no_outcome(name):
+    # The benchmark's organisation at a small size, with contention (submissions over 5 days).
+    with switched(**{name: False}):
+        plain = golden.generated_json(12, 240, 5, golden.RANDOM_HORIZON)
+    assert golden.generated_json(12, 240, 5, golden.RANDOM_HORIZON) == plain
+
+
+def test_switches_are_restored_after_the_block():
+    with switched(**ALL_OFF):
+        assert not any(getattr(SHORTCUTS, name) for name in NAMES)
+    assert all(getattr(SHORTCUTS, name) for name in NAMES)
+
+
+def test_an_unknown_shortcut_is_an_error():
+    with pytest.raises(ValueError, match="unknown shortcuts"):
+        with switched(fast=False):
+            pass

@@ -94,9 +94,10 @@ def _runai_environment() -> dict:
 def test_reclaiming_jobs_start_when_admitted(pod_start: int):
     result = _simulate(_runai_environment(), RUNAI, delays={"podStart": pod_start})
     d, b = _outcome(result, "d"), _outcome(result, "b")
-    # Admitted once the victims' quota is back (at once, or after their pods terminate), running right after.
-    assert HOUR <= d.admitted < HOUR + 120 and d.started == d.admitted + pod_start
-    assert 2 * HOUR <= b.admitted < 2 * HOUR + 120 and b.started == b.admitted + pod_start
+    # Each is admitted once its victims' pods have terminated (the default 30 s grace, gkecap.simulate.timing) and
+    # starts when admitted, plus the pod start delay.
+    assert (d.admitted, d.started) == (HOUR + 30, HOUR + 30 + pod_start)
+    assert (b.admitted, b.started) == (2 * HOUR + 30, 2 * HOUR + 30 + pod_start)
 
 
 def test_team_table_reports_wait_to_start_apart_from_wait_to_admission():

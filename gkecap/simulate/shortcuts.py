@@ -1,0 +1,56 @@
+"""The simulator's performance shortcuts, each with an off switch. Pure.
+
+Every shortcut is exact: with all of them off the simulator does what Kueue's code does, step by step, and
+tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both ways and requires identical output.
+
+- `kept_nominations`: a head's flavor assignment and preemption targets are kept until an admission or eviction
+  changes something they read (`Scheduler._nominate`).
+- `incremental_tournament`: the fair-sharing tournament recomputes only the keys and winners that the entry just
+  processed can have changed, and reuses an entry's keys from an earlier cycle when its path's usage is the same
+  (`scheduler._Tournament`); off, every key and winner is recomputed before each pop, as Kueue does.
+- `inert_entries`: heads that cannot fit, or need preemption without a target in a queue that keeps no quota for
+  them, change nothing when processed; they are set aside without being processed in order (`scheduler.Entry.inert`).
+- `early_stop`: a fair-sharing preemption search stops before trying any candidate when no strategy can accept one
+  (`preemption._no_target_passes`).
+- `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
+  shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
+  almost-lowest common ancestors, preemption candidates per nomination.
+
+`SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, fields, replace
+from typing import Iterator
+
+
+@dataclass
+class Shortcuts:
+    kept_nominations: bool = True
+    incremental_tournament: bool = True
+    inert_entries: bool = True
+    early_stop: bool = True
+    memoised_facts: bool = True
+
+
+SHORTCUTS = Shortcuts()
+NAMES = tuple(f.name for f in fields(Shortcuts))
+ALL_OFF = {name: False for name in NAMES}
+
+
+@contextmanager
+def switched(**flags: bool) -> Iterator[Shortcuts]:
+    """Set some shortcuts on or off for the block (unknown names are an error)."""
+    unknown = set(flags) - set(NAMES)
+    if unknown:
+        raise ValueError(f"unknown shortcuts {sorted(unknown)}; known: {', '.join(NAMES)}")
+    saved = replace(SHORTCUTS)
+    for name, value in flags.items():
+        setattr(SHORTCUTS, name, value)
+    try:
+        yield SHORTCUTS
+    finally:
+        for name in NAMES:
+            setattr(SHORTCUTS, name, getattr(saved, name))

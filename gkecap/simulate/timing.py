@@ -1,0 +1,44 @@
+"""How long Kueue's and Kubernetes' own steps take between a preemption and the victim's return. Pure.
+
+The defaults, each overridable under `delays:` in the workloads file:
+
+- `termination` (30 s): a preempted workload's pods are deleted with graceful termination; they hold their nodes,
+  and the workload its quota, until they are gone. 30 s is a pod's default `terminationGracePeriodSeconds`
+  (Kubernetes API reference, PodSpec: "Defaults to 30 seconds"). Kueue clears the quota reservation of an
+  evicted workload only once its job is no longer active (pkg/controller/jobframework/reconciler.go @ v0.19.2,
+  "handle eviction": `if !job.IsActive() { ... UnsetQuotaReservationWithCondition }`); a pod group is active while a
+  pod runs (pkg/controller/jobs/pod/pod_controller.go, `IsActive`; FastQuotaReleaseInPodIntegration, which releases
+  at deletion, is alpha and off in v0.19, pkg/features/kube_features.go). A batch/v1 Job counts `status.active`, which
+  leaves out pods already terminating: its quota returns sooner while its pods still hold their GPUs; set
+  `termination` to what your workloads take to stop.
+- `release` (1 s): a preempted workload without running pods (quota reserved, pods pending or not yet created)
+  gives its quota back after the API round trips between Kueue's eviction and the cleared reservation (the Workload's
+  Evicted condition, the job suspended, its pods deleted, the job's status, the reservation cleared: the
+  reconciler above). No project documents this latency; 1 s is an estimate for a healthy control plane. Real
+  clusters do flap this way: kueue#7101 ("preempted over 33 times (and counting)") and kueue#14543 (open: "infinite
+  preemption loop" with both fair-sharing strategies).
+- `requeue` (0 s): an evicted workload goes back to its queue when its quota is cleared; Kueue's back-off
+  (requeueState) applies to waitForPodsReady evictions only (UpdateRequeueState, pkg/workload/workload.go @ v0.19.2,
+  is called from the workload controller's PodsReady timeout alone).
+- The scheduler's cycle is not a delay: Kueue runs cycles back to back and backs off 1 to 10 ms when one makes no
+  progress (pkg/util/wait/backoff.go @ v0.19.2, initialBackoff and maxBackoff), so the simulator runs the cycles of
+  an instant one after the other at that instant.
+
+With `termination: 0s` and `release: 0s` an eviction takes no time: the victims rejoin their queues after the cycle that follows
+their preemption (so the preemptor is first to see the quota they free), as the simulator did before delays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_TERMINATION_SECONDS = 30.0
+DEFAULT_RELEASE_SECONDS = 1.0
+DEFAULT_REQUEUE_SECONDS = 0.0
+
+
+@dataclass(frozen=True)
+class EvictionDelays:
+    termination: float = DEFAULT_TERMINATION_SECONDS
+    requeue: float = DEFAULT_REQUEUE_SECONDS
+    release: float = DEFAULT_RELEASE_SECONDS
