@@ -114,6 +114,12 @@ HELP: dict[str, RuleHelp] = {
         "Fix the field the message names: Kueue's API server would reject the object (its OpenAPI schema, CEL "
         "rules or webhook).",
     ),
+    "multikueue-dispatch": RuleHelp(
+        "kueue",
+        "Give a ClusterQueue either the MultiKueue admission check or a ProvisioningRequest one, not both (Kueue "
+        "marks such a queue inactive), and create every LocalQueue of the manager on each worker cluster that the "
+        "MultiKueueConfig lists (gkecap's `workers:` does both).",
+    ),
     "kueue-references": RuleHelp(
         "kueue",
         "Declare the ResourceFlavor, ClusterQueue, AdmissionCheck, ProvisioningRequestConfig or Topology the object "

@@ -105,12 +105,12 @@ class SimulationResult:
     pools: dict[str, PoolCapacity] = field(default_factory=dict)
     delays: Delays = Delays()
     pods_ready: PodsReady | None = None
-    # MultiKueue (gkecap.simulate.multicluster): pool -> (worker, cluster, region) where its workloads run
-    clusters: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     eviction: EvictionDelays = EvictionDelays()
     # Safety limits hit: [{"limit", "value", "at", "message"}] (none in a normal run)
     limits: list[dict] = field(default_factory=list)
     cycles: list = field(default_factory=list)  # gkecap.simulate.cycles.Cycle, filled by simulate_environment
+    # MultiKueue (gkecap.simulate.multicluster): pool -> (worker, cluster, region) where its workloads run
+    clusters: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
 @dataclass
