@@ -168,8 +168,6 @@ def install_args(model: Any) -> dict[str, Any]:
             args["managed_namespaces"] = namespaces
     args["install_jobset"] = kueue.job_set and jobset_integration_on(args["frameworks"])
     if getattr(model, "workers", None):  # a MultiKueue manager: its `multiKueue` settings, as KueueInstall takes them
-        from gkecap.components.kubernetes_objects.multikueue import manager_settings
-
         args["multi_kueue"] = {to_snake(key): value for key, value in manager_settings(kueue.multi_kueue).items()}
     resources = kueue.manager_resources
     if resources is not None and resources.cpu is not None:
@@ -177,6 +175,20 @@ def install_args(model: Any) -> dict[str, Any]:
     if resources is not None and resources.memory is not None:
         args["manager_memory"] = resources.memory
     return args
+
+
+# configuration_types.go MultiKueueDispatcherModeAllAtOnce / MultiKueueDispatcherModeIncremental (v0.19.2)
+DISPATCHERS = {
+    "AllAtOnce": "kueue.x-k8s.io/multikueue-dispatcher-all-at-once",
+    "Incremental": "kueue.x-k8s.io/multikueue-dispatcher-incremental",
+}
+
+
+def manager_settings(settings: Any) -> dict[str, Any]:
+    """The manager Configuration's `multiKueue` from the spec's `kueue.multiKueue` (every value written, Kueue's
+    defaults where the file gives none: apis/config/v1beta2/defaults.go)."""
+    return {"gcInterval": settings.gc_interval, "workerLostTimeout": settings.worker_lost_timeout,
+            "dispatcherName": DISPATCHERS[settings.dispatcher]}
 
 
 CHART_ARGUMENTS = ("fair_sharing", "topology_aware_scheduling", "wait_for_pods_ready", "frameworks",

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 import yaml
 
 from gkecap.components import kueue_api
-from gkecap.components.kubernetes_objects.kueue_chart import KUEUE_NAMESPACE
+from gkecap.components.kubernetes_objects.kueue_chart import DISPATCHERS, KUEUE_NAMESPACE, manager_settings  # noqa: F401 -- part of this module's API
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL, RBAC_GROUP
 from gkecap.components.model import CapacityModel
 
@@ -55,20 +55,6 @@ WORKER_RULES: tuple[dict[str, Any], ...] = (
     {"apiGroups": ["kueue.x-k8s.io"], "resources": ["clusterqueues", "localqueues"], "verbs": ["get", "list",
                                                                                                  "watch"]},
 )
-
-
-# configuration_types.go MultiKueueDispatcherModeAllAtOnce / MultiKueueDispatcherModeIncremental (v0.19.2)
-DISPATCHERS = {
-    "AllAtOnce": "kueue.x-k8s.io/multikueue-dispatcher-all-at-once",
-    "Incremental": "kueue.x-k8s.io/multikueue-dispatcher-incremental",
-}
-
-
-def manager_settings(settings: Any) -> dict[str, Any]:
-    """The manager Configuration's `multiKueue` from the spec's `kueue.multiKueue` (every value written, Kueue's
-    defaults where the file gives none: apis/config/v1beta2/defaults.go)."""
-    return {"gcInterval": settings.gc_interval, "workerLostTimeout": settings.worker_lost_timeout,
-            "dispatcherName": DISPATCHERS[settings.dispatcher]}
 
 
 def kubeconfig_secret_name(worker: str) -> str:
