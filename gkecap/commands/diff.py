@@ -54,7 +54,9 @@ def render(diff: PlanDiff, output: DiffFormat) -> str:
     from gkecap.diff.render import render_json, render_markdown, render_text
 
     if output is DiffFormat.json:
-        return render_json(diff) + "\n"
+        from gkecap.ci.documents import SCHEMA_VERSIONS
+
+        return render_json(diff, schema_version=SCHEMA_VERSIONS["diff"]) + "\n"
     return printable(render_markdown(diff) if output is DiffFormat.markdown else render_text(diff))
 
 
@@ -84,7 +86,7 @@ class EnvironmentPlanner:
         from gkecap.diff.sides import SideError, side_of_result
         from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
         from gkecap.plan import PlanError, plan
-        from gkecap.policies.collector import fewer_collections
+        from gkecap.collector import fewer_collections
 
         try:
             with deadline(DEFAULT_TIMEOUT), fewer_collections():

@@ -1,5 +1,5 @@
-"""matplotlib figures as inline SVG for the simulate timeline (`gkecap.simulate.timeline`): the style and the
-conversion. matplotlib loads only for a simulation's HTML (the plan report's charts are drawn by hand,
+"""matplotlib figures as inline SVG for the simulate timeline (`gkecap.simulate.timeline`), in the look of
+`gkecap.report.styling`. matplotlib loads only for a simulation's HTML (the plan report's charts are drawn by hand,
 `gkecap.report.charts`).
 """
 
@@ -12,26 +12,17 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from gkecap.report.charts import OTHER_COLOR
+from gkecap.report.styling import CHART_STYLE
 
-__all__ = ["OTHER_COLOR", "STYLE", "figure_svg"]
+__all__ = ["OTHER_COLOR", "figure_svg", "responsive"]
 
-STYLE = {
-    "svg.fonttype": "none",  # text stays text in the SVG
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    # User text (workload and team names) is drawn literally: no mathtext for `$...$` (`$\foo$` raised), no TeX.
-    "text.parse_math": False,
-    "text.usetex": False,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
 
 
 def figure_svg(fig: Figure) -> str:
     """The figure as an ``<svg>`` element for inline use (no XML prolog, no DOCTYPE, no timestamp), without its
     fixed width and height so the page sizes it (the viewBox keeps the aspect ratio)."""
     buffer = io.StringIO()
-    with matplotlib.rc_context(STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
+    with matplotlib.rc_context(CHART_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
         fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gkecap"})
     text = buffer.getvalue()
     start = text.find("<svg")

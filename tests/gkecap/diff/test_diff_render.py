@@ -35,7 +35,7 @@ def test_markdown_a_change_is_one_table_row():
 
 
 def test_json_carries_a_schema_version_and_every_change():
-    document = json.loads(render_json(_diff(QUOTA)))
+    document = json.loads(render_json(_diff(QUOTA), schema_version=SCHEMA_VERSIONS["diff"]))
     assert document["schemaVersion"] == SCHEMA_VERSIONS["diff"]
     assert document["changes"] == [{"kind": "team", "name": "vision", "change": "changed", "field": "quota.h100",
                                     "before": 4, "after": 8, "unit": "GPUs"}]
