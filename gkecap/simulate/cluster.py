@@ -76,6 +76,7 @@ class PodSet:
     requests: dict[str, int]  # per pod, Kueue units (quota_tree.resource_value)
     node_selector: Mapping[str, str] = field(default_factory=dict)
     min_count: int | None = None  # Kueue's minCount: partial admission may reduce `count` down to it
+    topology: object = None  # its topology request (gkecap.simulate.topology.TopologyRequest), if any
 
     def scaled(self, count: int) -> dict[str, int]:
         """Requests of `count` of its pods (ScaledTo: a partially admitted pod set)."""

@@ -356,7 +356,7 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             submit = entry.submit + copy * entry.every
             selector = {POOL_LABEL: entry.pool} if entry.pool else {}
             pod_set = PodSet("main", entry.pods, {kinds[0]: entry.accelerators, **host}, selector,
-                             min_count=entry.min_pods)
+                             min_count=entry.min_pods, topology=topology)
             workload = Workload(name, entry.team, [pod_set], priority=priorities.get(entry.priority or "", 0),
                                 timestamp=submit)
             workload.seq = len(result)

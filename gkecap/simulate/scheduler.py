@@ -72,7 +72,8 @@ class CycleResult:
 
 
 def scheduling_shape(w: Workload) -> tuple:
-    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes.
+    """Kueue's scheduling equivalence hash (workload.computeSchedulingHash): priority and pod set shapes (with
+    their minCount and topology request).
 
     Memoised on the workload, valid while its priority and its pod set list are the same objects (pod sets are
     never edited once a workload is built)."""
@@ -81,7 +82,8 @@ def scheduling_shape(w: Workload) -> tuple:
     if cached is not None and cached[0] == w.priority and cached[1] is w.pod_sets:
         return cached[2]
     shape = (w.priority, tuple((ps.name, ps.count, tuple(sorted(ps.requests.items())),
-                                tuple(sorted(ps.node_selector.items()))) for ps in w.pod_sets))
+                                tuple(sorted(ps.node_selector.items())), ps.min_count, ps.topology)
+                               for ps in w.pod_sets))
     if memoised:
         w.__dict__["_shape_cache"] = (w.priority, w.pod_sets, shape)
     return shape

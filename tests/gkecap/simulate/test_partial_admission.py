@@ -90,3 +90,19 @@ def test_search_tries_indices_as_go_sort_search():
     result = search([PodSet("one", 50, {}, min_count=20)],
                     lambda counts: tried.append(counts[0]) or (counts[0] if counts[0] <= 25 else None))
     assert (tried, result) == ([35, 27, 23, 25, 26], 25)
+
+
+def test_min_count_is_part_of_the_scheduling_shape():
+    # workload.computeSchedulingHash (pkg/workload/workload.go @ v0.19.2) hashes minCount: setting aside a workload
+    # that cannot fit does not set aside one that differs only by its minCount.
+    from testkit.kueue_sim import cq
+
+    cluster = build_cluster([cq("q", None, [{"default": {"cpu": "4"}}])])
+    scheduler = Scheduler(cluster)
+    whole = wl("whole", "q", pod_sets=[("one", 8, {"cpu": "1"})], creation=1.0)
+    partial = wl("partial", "q", pod_sets=[("one", 8, {"cpu": "1"}, 2)], creation=2.0)
+    scheduler.submit(whole)
+    scheduler.submit(partial)
+    scheduler.cycle(0.0)
+    scheduler.cycle(0.0)
+    assert (whole.flavors, partial.counts) == (None, [4])

@@ -122,7 +122,7 @@ def scenarios(draw) -> tuple[dict, dict]:
     """A random organisation and workload, with contention: two departments (child cohorts of one root, one of them
     with quota of its own), 3 to 5 teams with weights, two GPU flavors in one resource group (one behind a ProvisioningRequest
     admission check), fair sharing on or off, two priority classes, pods pinned to a pool or free to take either
-    flavor, and evictions with or without delays."""
+    flavor, some with `minPods` (partial admission) or cpu requests, and evictions with or without delays."""
     nodes = {pool: draw(st.integers(1, 3)) for pool in POOLS}
     teams = draw(st.integers(3, 5))
     department_quota = draw(st.sampled_from([0, 2]))
@@ -154,6 +154,10 @@ def scenarios(draw) -> tuple[dict, dict]:
         pool = draw(st.sampled_from([None, *sorted(team["quota"])]))
         if pool:
             w["pool"] = pool
+        if draw(st.booleans()):  # partial admission, and cpu beside the GPUs (issue 21 item 7)
+            w["minPods"] = draw(st.integers(1, w["pods"]))
+        if draw(st.booleans()):
+            w["cpu"] = draw(st.sampled_from(["8", "26", "100"]))
     document = {"start": "2026-12-01T00:00:00Z", "workloads": workloads}
     if draw(st.booleans()):
         document["delays"] = {"termination": 0, "release": 0}
