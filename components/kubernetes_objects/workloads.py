@@ -145,7 +145,7 @@ def workload_manifest(
     if kind == "job":
         return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": _job_spec(pods, pod, suspend=True)}
     # A JobSet: one replicated job, a replica per slice (multi-host TPU) or one replica of all pods.
-    per_replica = pool_plan.vms_per_slice if pool_plan.multi_host else pods
+    per_replica = pool_plan.vms_per_slice if pool_plan.multi_host and pool_plan.vms_per_slice else pods
     replicas = pods // per_replica
     if pool_plan.multi_host:
         metadata.setdefault("annotations", {})[EXCLUSIVE_TOPOLOGY] = NODE_POOL_LABEL

@@ -209,7 +209,7 @@ class ViolationLocator:
         self.stack_file: str | None = None
         self.entries: list[tuple[str, int]] = []  # (entry name, line), for environments
         self.environment_line: int | None = None
-        if getattr(result, "spec", None) is not None and config_path is not None:
+        if getattr(result, "spec", None) is not None and config is not None and config_path is not None:
             lines = YamlLines.of_file(Path(config_path))
             base = config_key_path(lines, "gkecap:environment", "gkecap")
             self.stack_file = shown_path(config_path)
@@ -257,7 +257,7 @@ class ViolationLocator:
         return self.fallback
 
     def _lineage(self, record: Any) -> list[Any]:
-        chain = []
+        chain: list[Any] = []
         while record is not None and len(chain) < 64:
             if record.type not in _WHOLE:
                 chain.append(record)

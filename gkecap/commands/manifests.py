@@ -10,6 +10,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,6 +19,9 @@ from gkecap.manifests import to_yaml, write_manifests
 from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
 from gkecap.engine.stack_config import StackConfigError, config_file_exists, load_stack_config
 from gkecap.engine.stack_names import name_problem
+
+if TYPE_CHECKING:  # the spec's modules load only when a command needs them
+    from gkecap.components.spec import EnvironmentSpec
 
 EXIT_INVALID = 2
 DEFAULT_PROJECT = "gkecap"  # namespace of bare config keys when no Pulumi project is at hand
@@ -31,16 +35,17 @@ def stack_name_of(path: Path) -> str:
     return path.stem
 
 
-def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
+def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, EnvironmentSpec, list[dict], str]:
     """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
     stack_name, spec, objects, source, _project = environment_and_project(program_dir, config_file, stack)
     return stack_name, spec, objects, source
 
 
-def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str, str]:
+def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, EnvironmentSpec, list[dict], str, str]:
     """`environment_objects` and the Pulumi project (for `out/<project>/<stack>/`)."""
     from gkecap.components.kubernetes_objects.build import kueue_objects_for_spec
 
+    stack_file: Path | None
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
         if not config_file_exists(config_file):
@@ -66,12 +71,12 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
-def _install(spec: object) -> dict | None:
+def _install(spec: EnvironmentSpec) -> dict | None:
     """The environment's Kueue install (`kueue_chart.install_args`), None when it does not install Kueue."""
     from gkecap.components.kubernetes_objects.kueue_chart import install_args
     from gkecap.components.model import derive
 
-    return install_args(derive(spec)) if spec.kueue.install else None  # type: ignore[attr-defined]
+    return install_args(derive(spec)) if spec.kueue.install else None
 
 
 def manifests_command(
@@ -91,7 +96,7 @@ def manifests_command(
             sys.stdout.write(to_yaml(objects))
             raise typer.Exit(0)
         directory = out or Path("out") / project / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
+        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,
                                   install=_install(spec), gitops=True, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:

@@ -31,7 +31,7 @@ def load_model(program: Path | None, config: Path | None, stack: str | None):
     from gkecap.components.model import derive
 
     stack_name, spec, _objects, _source = environment_objects(program, config, stack)
-    return stack_name, derive(spec)  # type: ignore[arg-type]
+    return stack_name, derive(spec)
 
 
 def fail(problems: list[str]) -> NoReturn:

@@ -36,7 +36,12 @@ MAX_TREE_TEAMS = 6
 
 OTHER_COLOR = "#bbbbbb"
 COHORT_QUOTA_COLOR = "#444444"
-_TEAM_PALETTE = matplotlib.colormaps["tab10"].colors
+Color = tuple[float, float, float] | str
+# tab10's ten colors as RGB tuples (the colormap at each of its entries).
+_TAB10_MAP = matplotlib.colormaps["tab10"]
+TAB10: tuple[tuple[float, float, float], ...] = tuple(
+    (float(r), float(g), float(b)) for r, g, b, _ in (_TAB10_MAP(i) for i in range(_TAB10_MAP.N)))
+_TEAM_PALETTE = TAB10
 
 
 def _ink(color: tuple[float, float, float] | str) -> str:
@@ -82,7 +87,7 @@ def capacity_vs_quota(model: CapacityModel) -> Figure:
         fig = Figure(figsize=(8.0, 0.55 * max(len(pools), 2) + 1.2))
         ax = fig.subplots()
         labels = []
-        drawn: dict[str, object] = {}  # legend entries, in the order first drawn
+        drawn: dict[str, Color] = {}  # legend entries, in the order first drawn
         for row, pool in enumerate(pools):
             totals = model.totals[pool.name]
             left = 0
@@ -141,11 +146,13 @@ def reservation_calendar(model: CapacityModel, now: datetime) -> Figure:
         earliest = min([now, *(r.start for r in reservations)])
         latest = max([now + timedelta(days=1), *(r.end for r in reservations)])
         for kind in sorted(kinds):
-            limit = now + timedelta(days=advance_days(kind))  # type: ignore[arg-type]
+            limit = now + timedelta(days=advance_days(kind))
             ax.axvspan(matplotlib.dates.date2num(now), matplotlib.dates.date2num(limit), color="#eef3fb", zorder=0)
-            ax.axvline(limit, color="#7f9cc9", linestyle=":", linewidth=1)
-            ax.text(limit, -0.6, f" {kind.upper()} booking limit (+{advance_days(kind)} d)", fontsize=7,
-                    color="#5a7bb0", va="bottom")
+            # matplotlib takes datetimes (its date converter, which also gives the axis date ticks); its stubs
+            # say float.
+            ax.axvline(limit, color="#7f9cc9", linestyle=":", linewidth=1)  # type: ignore[arg-type]
+            ax.text(matplotlib.dates.date2num(limit), -0.6, f" {kind.upper()} booking limit (+{advance_days(kind)} d)",
+                    fontsize=7, color="#5a7bb0", va="bottom")
             latest = max(latest, limit)
         for row, res in enumerate(reservations):
             color = "#2e7d32" if res.submit else "#9e9e9e"
@@ -155,11 +162,11 @@ def reservation_calendar(model: CapacityModel, now: datetime) -> Figure:
                     hatch=None if res.submit else "..")
             what = f"{res.count} {res.unit} {res.machine_type}, {res.days} d, {res.planning_status} "
             ax.text(start, row, what, ha="right", va="center", fontsize=7)
-        ax.axvline(now, color="#c0392b", linewidth=1.2)
-        ax.text(now, len(reservations) - 0.4, " today", color="#c0392b", fontsize=7, va="top")
+        ax.axvline(now, color="#c0392b", linewidth=1.2)  # type: ignore[arg-type]  # a datetime, as above
+        ax.text(matplotlib.dates.date2num(now), len(reservations) - 0.4, " today", color="#c0392b", fontsize=7, va="top")
         ax.set_yticks(range(len(reservations)), [f"{r.name}\n{r.zone}" for r in reservations])
         ax.set_ylim(len(reservations) - 0.3, -0.9)
-        ax.set_xlim(earliest - timedelta(days=3), latest + timedelta(days=3))
+        ax.set_xlim(earliest - timedelta(days=3), latest + timedelta(days=3))  # type: ignore[arg-type]  # datetimes
         ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%Y-%m-%d"))
         fig.autofmt_xdate()
         ax.set_title("Calendar-mode reservations (grey dotted = draft, green = submitted)")
@@ -182,11 +189,11 @@ def cohort_tree(model: CapacityModel) -> Figure:
     colors = team_colors(model)
     # Leaves, left to right: (label, quota text, color, is_team); internal nodes centre over their leaves.
     positions: dict[str, tuple[float, int]] = {}
-    nodes: list[tuple[str, str, float, int, str, bool]] = []  # key, text, x, depth, color, is_team
+    nodes: list[tuple[str, str, float, int, Color, bool]] = []  # key, text, x, depth, color, is_team
     edges: list[tuple[str, str]] = []
     cursor = [0.0]
 
-    def place_team(key: str, text: str, depth: int, color: str, parent: str | None) -> None:
+    def place_team(key: str, text: str, depth: int, color: Color, parent: str | None) -> None:
         positions[key] = (cursor[0], depth)
         nodes.append((key, text, cursor[0], depth, color, True))
         if parent is not None:

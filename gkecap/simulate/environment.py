@@ -173,6 +173,8 @@ class PoolCapacity:
 
 def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str, PoolCapacity]:
     start = workloads.start
+    if start is None:
+        raise ValueError("a loaded workloads file has its start (load_workloads sets it)")
     result = {}
     for pool in model.pools:
         capacity = PoolCapacity(
@@ -220,7 +222,7 @@ def _calendar_steps(pool: PoolPlan, start: datetime) -> list[tuple[float, int]]:
 def _entry_steps(entries) -> list[tuple[float, int]]:
     """Nodes obtainable from `capacity` entries: the sum of the entries covering each instant, 0 elsewhere."""
     bounds = sorted({0.0} | {e.start for e in entries} | {e.until for e in entries})
-    steps = []
+    steps: list[tuple[float, int]] = []
     for t in bounds:
         nodes = sum(e.nodes for e in entries if e.start <= t < e.until)
         if not steps or steps[-1][1] != nodes:
@@ -326,15 +328,15 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             workload.seq = len(result)
             result.append(PlannedWorkload(workload, entry.team, submit, entry.duration,
                                           entry.pods * entry.accelerators, kinds[0]))
-    for i, entry in enumerate(workloads.capacity):
-        pool = pools.get(entry.pool)
+    for i, obtained in enumerate(workloads.capacity):
+        pool = pools.get(obtained.pool)
         if pool is None:
-            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
+            issues.append(Issue(f"capacity[{i}].pool", f"{obtained.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
         elif pool.capacity_model not in ON_DEMAND_OBTAINED:
-            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is a {pool.capacity_model} pool; `capacity` describes "
+            issues.append(Issue(f"capacity[{i}].pool", f"{obtained.pool!r} is a {pool.capacity_model} pool; `capacity` describes "
                                 f"what {' and '.join(ON_DEMAND_OBTAINED)} pools obtain"))
-        elif entry.nodes > pool.max_nodes:
-            issues.append(Issue(f"capacity[{i}].nodes", f"{entry.nodes} is more than the pool's {pool.max_nodes} nodes at most"))
+        elif obtained.nodes > pool.max_nodes:
+            issues.append(Issue(f"capacity[{i}].nodes", f"{obtained.nodes} is more than the pool's {pool.max_nodes} nodes at most"))
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result

@@ -20,7 +20,7 @@ from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
 MAX_GANTT_ROWS = 60  # workloads per pool chart before the rest are folded into one row
-_PALETTE = matplotlib.colormaps["tab10"].colors
+_PALETTE = charts.TAB10
 _OUTCOME_HATCH = {"preempted": "xx", "evicted": "xx"}
 
 
