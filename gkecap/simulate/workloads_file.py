@@ -19,6 +19,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
+
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
 from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
@@ -72,6 +74,23 @@ def _timestamp(value: Any) -> Any:
 
 
 Duration = Annotated[float, BeforeValidator(parse_duration)]
+QUANTITY_HINT = "a Kubernetes quantity such as 500m, 8, 64Gi or 1.5Ti"
+
+
+def _quantity(value: Any) -> Any:
+    """A pod's cpu or memory request as Kubernetes writes it (`8`, `500m`, `64Gi`), above zero; kept as written."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}")
+    try:
+        amount = parse_quantity(value).value
+    except (QuantityError, ValueError):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}") from None
+    if not amount > 0:
+        raise ValueError(f"{value!r} is not above zero; write {QUANTITY_HINT}")
+    return value
+
+
+Quantity = Annotated[int | float | str, BeforeValidator(_quantity)]
 
 
 class _Strict(BaseModel):
@@ -80,6 +99,27 @@ class _Strict(BaseModel):
 
 # Counts are whole numbers as written (`pods: true` or `2.5` is refused, not read as 1 or 2), and bounded.
 _COUNT_LIMIT = 2**31 - 1
+
+
+# Topology levels a workload may ask for (gke-default's, coarsest first), by short name or label key.
+TOPOLOGY_LEVEL_NAMES = {"block": "cloud.google.com/gce-topology-block",
+                        "subblock": "cloud.google.com/gce-topology-subblock",
+                        "host": "cloud.google.com/gce-topology-host", "hostname": "kubernetes.io/hostname"}
+
+
+class TopologyEntry(_Strict):
+    """Kueue's podset-required-topology or podset-preferred-topology annotation: one level."""
+
+    required: str | None = None
+    preferred: str | None = None
+
+    def level(self) -> str | None:
+        """The short name of the level asked for, None when it is not one of gke-default's."""
+        written = self.required if self.required is not None else self.preferred
+        for name, key in TOPOLOGY_LEVEL_NAMES.items():
+            if written in (name, key):
+                return name
+        return None
 
 
 class WorkloadEntry(_Strict):
@@ -95,6 +135,14 @@ class WorkloadEntry(_Strict):
     every: Duration = 0.0
     # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
     queue_label: StrictBool = Field(True, alias="queueLabel")
+    # Kueue's PodSet.minCount (partial admission): Kueue may admit as few pods as this when all do not fit
+    min_pods: StrictInt | None = Field(None, alias="minPods", ge=1, le=_COUNT_LIMIT)
+    # What each pod requests besides its accelerators, counted against the queue's cpu and memory quota and the
+    # room on a node (the ClusterQueues gkecap emits cover both, pro rata of the pools' machines).
+    cpu: Quantity | None = None
+    memory: Quantity | None = None
+    # Topology-aware scheduling: all pods in one domain of a level (required), or as few as possible (preferred)
+    topology: TopologyEntry | None = None
 
 
 class CapacityEntry(_Strict):
@@ -121,10 +169,19 @@ class DelaysEntry(_Strict):
                                      "back this long after its eviction (default 1s)")
 
 
+class LayoutEntry(_Strict):
+    """Which nodes of a topology-aware pool share a block and a sub-block (in the order the pool has them)."""
+
+    pool: str
+    nodes_per_block: StrictInt = Field(alias="nodesPerBlock", ge=1, le=_COUNT_LIMIT)
+    nodes_per_subblock: StrictInt = Field(alias="nodesPerSubblock", ge=1, le=_COUNT_LIMIT)
+
+
 class WorkloadsFile(_Strict):
     start: Annotated[datetime, BeforeValidator(_timestamp)] | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    layout: list[LayoutEntry] = Field(default_factory=list)
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
     def eviction_delays(self) -> EvictionDelays:
@@ -171,9 +228,25 @@ def load_workloads_file(path: Path, *, now: datetime | None = None) -> Workloads
     except ValidationError as exc:
         raise WorkloadsFileError(translate_validation_error(exc, WorkloadsFile), subject=where) from None
     issues = []
-    for i, entry in enumerate(parsed.capacity):
-        if entry.until <= entry.start:
+    for i, obtained in enumerate(parsed.capacity):
+        if obtained.until <= obtained.start:
             issues.append(Issue(f"capacity[{i}].until", "must be after `from`"))
+    for i, entry in enumerate(parsed.workloads):
+        if entry.min_pods is not None and entry.min_pods > entry.pods:
+            issues.append(Issue(f"workloads[{i}].minPods", f"{entry.min_pods} is more than its {entry.pods} pods; "
+                                "Kueue's minCount is at most the pod count"))
+        topology = entry.topology
+        if topology is not None and (topology.required is None) == (topology.preferred is None):
+            issues.append(Issue(f"workloads[{i}].topology", "give one of `required` or `preferred`"))
+        elif topology is not None and topology.level() is None:
+            which = "required" if topology.required is not None else "preferred"
+            issues.append(Issue(f"workloads[{i}].topology.{which}", (
+                f"{topology.required or topology.preferred!r} is not a level of gke-default's topology; allowed: "
+                f"{', '.join(TOPOLOGY_LEVEL_NAMES)} (or their labels {', '.join(TOPOLOGY_LEVEL_NAMES.values())})")))
+    for i, layout in enumerate(parsed.layout):
+        if layout.nodes_per_block % layout.nodes_per_subblock:
+            issues.append(Issue(f"layout[{i}].nodesPerSubblock", f"{layout.nodes_per_subblock} does not divide "
+                                f"nodesPerBlock ({layout.nodes_per_block}): a sub-block lies within one block"))
     total = sum(entry.count for entry in parsed.workloads)
     if total > MAX_WORKLOADS:
         issues.append(_too_many(total))
