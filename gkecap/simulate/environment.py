@@ -183,8 +183,6 @@ class PoolCapacity:
 
 def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str, PoolCapacity]:
     start = workloads.start
-    if start is None:
-        raise ValueError("a loaded workloads file has its start (load_workloads sets it)")
     result = {}
     for pool in model.pools:
         capacity = PoolCapacity(
@@ -199,6 +197,8 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
                 Layout(max(1, pool.max_nodes), max(1, pool.max_nodes))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
+            if start is None:  # load_workloads_file gives every file one
+                raise ValueError("a calendar pool's window needs the workloads file's start")
             capacity.steps = _calendar_steps(pool, start)
             if pool.reservation is not None and pool.reservation.submit:
                 capacity.calendar_end = (pool.reservation.end - start).total_seconds()
