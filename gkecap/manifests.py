@@ -9,6 +9,10 @@ kustomize-controller: nothing to inflate), ``kueue-values.yaml``
 (the Helm values `KueueInstall` passes), and ``argocd/`` and ``flux/``, which deliver the Kueue and JobSet charts
 the way each tool installs a chart and order the objects after them (`gkecap.gitops`). No file carries an absolute
 path: the directory can be committed and moved.
+
+An environment's folder (`write_environment_manifests`, what `gkecap plan` and `gkecap manifests` both write) is
+one GitOps unit per cluster: the folder itself for the cluster (with MultiKueue workers: the manager), and
+``workers/<worker>/`` for each worker, with that worker's own objects and Kueue install.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ KUEUE_VALUES = "kueue-values.yaml"
 ARGOCD_DIR, FLUX_DIR, OBJECTS_DIR = "argocd", "flux", "objects"
 ARGOCD_APPLICATIONS = f"{ARGOCD_DIR}/applications.yaml"
 FLUX_RELEASES = f"{FLUX_DIR}/releases.yaml"
+WORKERS_DIR = "workers"  # <folder>/workers/<worker>/: a MultiKueue worker's unit (the folder is the manager's)
 GITOPS_FILES = (KUSTOMIZATION, f"{OBJECTS_DIR}/{KUSTOMIZATION}", KUEUE_VALUES, ARGOCD_APPLICATIONS, f"{ARGOCD_DIR}/{KUSTOMIZATION}", FLUX_RELEASES,
                 f"{FLUX_DIR}/{KUSTOMIZATION}")
 
@@ -262,6 +267,66 @@ def write_manifests(objects: list[dict], directory: Path, *, kueue_version: str,
         make_directory(directory, (directory / name).parent)
         written.append(write_text_atomic(directory / name, text, root=directory))
     return written
+
+
+def cluster_units(spec: Any, model: Any = None) -> list[tuple[str | None, Any]]:
+    """(worker name, model) of every cluster of the environment: (None, the environment's model) first (the one
+    cluster, or the MultiKueue manager), then each worker's single-cluster model in `workers` order."""
+    from gkecap.components.model import derive
+    from gkecap.components.spec.workers import worker_environments
+
+    units: list[tuple[str | None, Any]] = [(None, model if model is not None else derive(spec))]
+    if spec is None:  # a model without its spec (a caller's own): one cluster
+        return units
+    for worker, environment in zip(spec.workers, worker_environments(spec)):
+        units.append((worker.name, derive(environment)))
+    return units
+
+
+def unit_directory(directory: Path, worker: str | None) -> Path:
+    """The GitOps unit of a cluster inside an environment's manifests folder."""
+    return directory if worker is None else directory / WORKERS_DIR / worker
+
+
+def write_environment_manifests(spec: Any, directory: Path, *, model: Any = None, source: str | None = None,
+                                repo_path: str | None = None) -> dict[str | None, tuple[list[dict], list[Path]]]:
+    """Write every cluster's GitOps unit of the environment (`cluster_units`) under `directory`: its objects
+    (`kueue_objects` of its model) and its Kueue install. Everything is built before the first file is written.
+    Units of workers no longer in the file lose the files of ours (a user's file keeps its folder). Returns, per
+    worker name (None: the manager or the one cluster), the objects and the files written."""
+    from gkecap.atomic_files import contained
+    from gkecap.components.kubernetes_objects.build import kueue_objects
+    from gkecap.components.kubernetes_objects.kueue_chart import install_args
+
+    built = [(worker, unit_model, kueue_objects(unit_model),
+              install_args(unit_model) if unit_model.kueue.install else None)
+             for worker, unit_model in cluster_units(spec, model)]
+    for worker, *_ in built:  # a link out of the folder is refused before anything is written
+        contained(directory, unit_directory(directory, worker))
+    written: dict[str | None, tuple[list[dict], list[Path]]] = {}
+    for worker, unit_model, objects, install in built:
+        unit = unit_directory(directory, worker)
+        # A worker's unit is at its place below the environment's folder in the repository Flux syncs.
+        base = repo_path or default_repo_path(directory)
+        unit_repo_path = base if worker is None else f"{base.rstrip('/')}/{WORKERS_DIR}/{worker}"
+        written[worker] = (objects, write_manifests(
+            objects, unit, kueue_version=unit_model.kueue.version, source=source, install=install, gitops=True,
+            repo_path=unit_repo_path))
+    _remove_stale_workers(directory, {w for w in written if w is not None})
+    return written
+
+
+def _remove_stale_workers(directory: Path, workers: set[str]) -> None:
+    folder = directory / WORKERS_DIR
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    for unit in sorted(folder.iterdir()):
+        if unit.name not in workers and unit.is_dir() and not unit.is_symlink():
+            remove_manifests(unit)
+            if not any(unit.iterdir()):
+                unit.rmdir()
+    if not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def default_repo_path(directory: Path) -> str:

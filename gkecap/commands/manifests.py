@@ -1,7 +1,9 @@
 """`gkecap manifests`: write an environment's Kubernetes objects (Kueue, Namespaces, RBAC) as kubectl-ready YAML.
 
-Same ways to name the environment as `gkecap plan` (--stack, --config, --program). Exit 0 when written, 2 when
-the config is invalid (one message per problem on stderr, no traceback).
+Same ways to name the environment as `gkecap plan` (--stack, --config, --program). With MultiKueue workers the
+folder is the manager's unit and `workers/<worker>/` each worker's, as `gkecap plan` writes them (one code path:
+`gkecap.manifests.write_environment_manifests`). Exit 0 when written, 2 when the config is invalid (one message per
+problem on stderr, no traceback).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 import typer
 
 from gkecap.commands.terminal_io import printable
-from gkecap.manifests import to_yaml, write_manifests
+from gkecap.manifests import WORKERS_DIR, cluster_units, to_yaml, write_environment_manifests
 from gkecap.plan import PlanError, error_problems, resolve_program, validate_environment
 from gkecap.engine.stack_config import StackConfigError, config_file_exists, load_stack_config
 from gkecap.engine.stack_names import name_problem
@@ -66,12 +68,17 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
-def _install(spec: object) -> dict | None:
-    """The environment's Kueue install (`kueue_chart.install_args`), None when it does not install Kueue."""
-    from gkecap.components.kubernetes_objects.kueue_chart import install_args
-    from gkecap.components.model import derive
+def _cluster_objects(spec: object, objects: list[dict], cluster: str | None) -> list[dict]:
+    """The objects of one cluster for --stdout: the environment's (the manager's), or the worker `cluster`'s."""
+    if cluster is None:
+        return objects
+    from gkecap.components.kubernetes_objects.build import kueue_objects
 
-    return install_args(derive(spec)) if spec.kueue.install else None  # type: ignore[attr-defined]
+    workers = [w.name for w in spec.workers]  # type: ignore[attr-defined]
+    if cluster not in workers:
+        allowed = ", ".join(workers) if workers else "none: this environment has no workers"
+        raise PlanError([f"--cluster: {cluster!r} is not a worker of the environment; workers: {allowed}"])
+    return kueue_objects(dict(cluster_units(spec))[cluster])
 
 
 def manifests_command(
@@ -81,18 +88,21 @@ def manifests_command(
     out: Path | None = typer.Option(None, "--out", help="Directory to write (default: out/<project>/<stack>/manifests).", file_okay=False),
     stdout: bool = typer.Option(False, "--stdout", help="Print one YAML stream instead of writing files."),
     repo_path: str | None = typer.Option(None, "--repo-path", help="The folder's path in the Git repository Flux syncs (default: the --out folder relative to the current directory)."),
+    cluster: str | None = typer.Option(None, "--cluster", help="With --stdout and MultiKueue workers: print this worker's objects (default: the manager's)."),
 ) -> None:
     """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
     RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD
-    and Flux need to install Kueue and JobSet first (README "GitOps")."""
+    and Flux need to install Kueue and JobSet first (README "GitOps"). With MultiKueue workers: the manager's unit,
+    and each worker's in workers/<worker>/."""
     try:
         stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
-            sys.stdout.write(to_yaml(objects))
+            sys.stdout.write(to_yaml(_cluster_objects(spec, objects, cluster)))
             raise typer.Exit(0)
+        if cluster is not None:
+            raise PlanError(["--cluster: only with --stdout (the folder holds every cluster's unit)"])
         directory = out or Path("out") / project / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
-                                  install=_install(spec), gitops=True, repo_path=repo_path)
+        units = write_environment_manifests(spec, directory, source=source, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(printable(f"error: {problem}"), err=True)
@@ -107,4 +117,8 @@ def manifests_command(
             traceback.print_exc()
         typer.echo(printable(f"error: internal error: {type(exc).__name__}: {exc} (GKECAP_DEBUG=1 shows the traceback)"), err=True)
         raise typer.Exit(EXIT_INVALID) from None
-    typer.echo(f"wrote {len(objects)} objects in {len(written)} files to {directory}/ (kubectl apply --server-side -k {directory}/ once Kueue is installed; README \"GitOps\" for Argo CD and Flux)")
+    objects_count = sum(len(unit_objects) for unit_objects, _ in units.values())
+    files_count = sum(len(files) for _, files in units.values())
+    workers = [w for w in units if w is not None]
+    where = f" (the manager's; each worker's in {directory}/{WORKERS_DIR}/<worker>/: {', '.join(workers)})" if workers else ""
+    typer.echo(f"wrote {objects_count} objects in {files_count} files to {directory}/{where} (kubectl apply --server-side -k {directory}/ once Kueue is installed; README \"GitOps\" for Argo CD and Flux)")
