@@ -299,6 +299,18 @@ DEFAULT_PRIORITY_CLASSES: tuple[PriorityClassSpec, ...] = (
 )
 
 
+class WorkerKueueSpec(_SpecModel):
+    """The Kueue settings a worker's cluster may have of its own (an existing cluster's Kueue release or
+    integrations); the rest of `kueue` is the environment's (spec.workers.worker_data)."""
+
+    install: StrictBool | None = None
+    version: KueueVersion | None = None
+    api_version: Literal[API_VERSIONS] | None = None  # type: ignore[valid-type]
+    frameworks: list[str] | None = None
+    job_set: StrictBool | None = None
+    manager_resources: ManagerResourcesSpec | None = None
+
+
 class WorkerSpec(_SpecModel):
     """A MultiKueue worker cluster: its own region, cluster and accelerator pools (and the calendar reservations
     they consume). The environment's `cluster` is then the manager, which keeps the queues and dispatches."""
@@ -308,6 +320,7 @@ class WorkerSpec(_SpecModel):
     cluster: ClusterSpec
     node_pools: list[NodePoolSpec] = Field(default_factory=list)
     reservations: list[ReservationSpec] = Field(default_factory=list)
+    kueue: WorkerKueueSpec | None = None  # over the environment's `kueue`, key by key
 
     @model_validator(mode="after")
     def _fill_location(self) -> "WorkerSpec":
