@@ -72,13 +72,11 @@ def _cluster_objects(spec: object, objects: list[dict], cluster: str | None) -> 
     """The objects of one cluster for --stdout: the environment's (the manager's), or the worker `cluster`'s."""
     if cluster is None:
         return objects
-    from gkecap.components.kubernetes_objects.build import kueue_objects
-
     workers = [w.name for w in spec.workers]  # type: ignore[attr-defined]
     if cluster not in workers:
         allowed = ", ".join(workers) if workers else "none: this environment has no workers"
         raise PlanError([f"--cluster: {cluster!r} is not a worker of the environment; workers: {allowed}"])
-    return kueue_objects(dict(cluster_units(spec))[cluster])
+    return next(unit_objects for worker, _, unit_objects in cluster_units(spec) if worker == cluster)
 
 
 def manifests_command(
