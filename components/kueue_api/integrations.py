@@ -140,8 +140,14 @@ MULTIKUEUE_ADAPTERS: dict[tuple[int, int], frozenset[str]] = {
 
 
 def configured_frameworks(version: str, frameworks: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
-    """The integrations a Kueue manager runs: `frameworks` as given, else its chart's default for `version`."""
-    return tuple(frameworks) if frameworks is not None else chart_frameworks(version)
+    """The integrations a Kueue manager runs: `frameworks` as given, else its chart's default for `version`, with
+    `pod` when a pod-based integration enables it implicitly (from v0.15, see above)."""
+    chosen = tuple(frameworks) if frameworks is not None else chart_frameworks(version)
+    minor = _minor(version)
+    if minor is not None and minor > POD_LISTED_UNTIL and "pod" not in chosen \
+            and any(f in POD_DEPENDENTS for f in chosen):
+        chosen += ("pod",)
+    return chosen
 
 
 def multikueue_dispatched(version: str, frameworks: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:

@@ -167,3 +167,12 @@ def test_dispatch_settings_belong_to_the_manager() -> None:
     data = _global()
     data["workers"][0]["kueue"] = {"multiKueue": {"dispatcher": "Incremental"}}
     assert "workers[0].kueue.multiKueue" in _paths(data)
+
+
+def test_pods_of_a_pod_based_integration_need_pod_on_the_worker() -> None:
+    # From v0.15 deployment enables `pod` implicitly (ImplicitlyEnabledFrameworkNames), and the pods are what
+    # MultiKueue dispatches (the pod integration's MultiKueueAdapter); a worker without pod cannot start them.
+    data = _global()
+    data["kueue"]["frameworks"] = ["batch/job", "deployment"]
+    data["workers"][0]["kueue"] = {"frameworks": ["batch/job"]}
+    assert "pod" in _paths(data)["workers[0].kueue.frameworks"]
