@@ -90,8 +90,9 @@ def manifests_command(
 ) -> None:
     """Write every generated Kubernetes object (Kueue flavors, queues, cohorts, checks; team Namespaces and
     RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD
-    and Flux need to install Kueue and JobSet first (README "GitOps"). With MultiKueue workers: the manager's unit,
-    and each worker's in workers/<worker>/."""
+    and Flux need to install Kueue and JobSet first (README "GitOps").
+
+    With MultiKueue workers: the manager's unit, and each worker's in workers/<worker>/."""
     try:
         stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
