@@ -80,7 +80,7 @@ class EnvironmentPlanner:
         from gkecap.diff.sides import SideError, side_of_result
         from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
         from gkecap.plan import PlanError, plan
-        from gkecap.policies.collector import fewer_collections
+        from gkecap.collector import fewer_collections
 
         try:
             with deadline(DEFAULT_TIMEOUT), fewer_collections():

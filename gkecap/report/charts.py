@@ -27,6 +27,7 @@ from matplotlib.patches import FancyBboxPatch, Patch, Rectangle
 
 from gkecap.components.gke.calendar_window import advance_days
 from gkecap.components.model import CapacityModel, CohortPlan  # noqa: E402
+from gkecap.report.styling import CHART_STYLE
 
 # Segments per pool bar before the smaller quotas fold into "other teams".
 MAX_SEGMENTS = 10
@@ -36,17 +37,6 @@ MAX_TREE_TEAMS = 6
 OTHER_COLOR = "#bbbbbb"
 COHORT_QUOTA_COLOR = "#444444"
 _TEAM_PALETTE = matplotlib.colormaps["tab10"].colors
-
-_STYLE = {
-    "svg.fonttype": "none",  # text stays text in the SVG
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    # User text (workload and team names) is drawn literally: no mathtext for `$...$` (`$\foo$` raised), no TeX.
-    "text.parse_math": False,
-    "text.usetex": False,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
 
 
 def _ink(color: tuple[float, float, float] | str) -> str:
@@ -63,7 +53,7 @@ def team_colors(model: CapacityModel) -> dict[str, tuple[float, float, float]]:
 def figure_svg(fig: Figure) -> str:
     """The figure as an ``<svg>`` element for inline use (no XML prolog, no DOCTYPE, no timestamp)."""
     buffer = io.StringIO()
-    with matplotlib.rc_context(_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
+    with matplotlib.rc_context(CHART_STYLE):  # svg.fonttype is read when saving: text stays text (small, searchable)
         fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gkecap"})
     text = buffer.getvalue()
     start = text.find("<svg")
@@ -88,7 +78,7 @@ def capacity_vs_quota(model: CapacityModel) -> Figure:
     """Per pool: a bar of team quotas stacked (plus cohort quotas), against an outline of its capacity."""
     colors = team_colors(model)
     pools = list(model.pools)
-    with matplotlib.rc_context(_STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 0.55 * max(len(pools), 2) + 1.2))
         ax = fig.subplots()
         labels = []
@@ -140,7 +130,7 @@ def capacity_vs_quota(model: CapacityModel) -> Figure:
 def reservation_calendar(model: CapacityModel, now: datetime) -> Figure:
     """Each calendar reservation as a bar from start to end; today and the advance window marked."""
     reservations = list(model.reservations)
-    with matplotlib.rc_context(_STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 0.6 * max(len(reservations), 1) + 1.4))
         ax = fig.subplots()
         if not reservations:
@@ -235,7 +225,7 @@ def cohort_tree(model: CapacityModel) -> Figure:
 
     depth = max((d for _, _, _, d, _, _ in nodes), default=0)
     width = max(cursor[0], 1.0)
-    with matplotlib.rc_context(_STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(min(2.0 + 1.7 * width, 18.0), 1.1 + 1.5 * (depth + 1)))
         ax = fig.subplots()
         ax.set_axis_off()

@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 
 from gkecap.atomic_files import contained, write_text_atomic
 from gkecap.report import charts, interactive
-from gkecap.report.html import _CSS as REPORT_CSS
+from gkecap.report.styling import CHART_STYLE, PAGE_CSS
 from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
@@ -40,7 +40,7 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
     shown = names[:MAX_GANTT_ROWS]
     rows = {name: i for i, name in enumerate(shown)}
     folded = len(names) > len(shown)
-    with matplotlib.rc_context(charts._STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 0.28 * (len(shown) + folded) + 1.3))
         ax = fig.subplots()
         for run in runs:
@@ -70,7 +70,7 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
 def usage_against_quota(result: SimulationResult, teams: list[str], unit: str) -> Figure:
     """Units of one kind each team holds (quota reserved) over time, with its nominal quota as a dashed line."""
     colors = _team_colors(result)
-    with matplotlib.rc_context(charts._STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 3.2))
         ax = fig.subplots()
         for team in teams:
@@ -102,7 +102,7 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
         ("mean wait to admission", clock(facts["waitToAdmission"]["mean"])), ("evictions", facts["evictions"])))
     parts = [
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f"<title>{escape(title)}</title><style>{REPORT_CSS}{interactive.CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{interactive.CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="sub">Scenario start {escape(result.start_iso)}; Kueue v0.19 admission simulated over the '
         f"environment's own ClusterQueues{' with fair sharing' if result.fair_sharing else ''}.</p>",
