@@ -118,3 +118,65 @@ def test_a_manager_queue_with_a_tas_flavor_before_kueue_0_15_is_reported() -> No
 
 def test_a_manager_queue_with_a_tas_flavor_on_kueue_0_15_passes() -> None:
     assert check_multikueue_dispatch(_tas_manager("0.15.0") + worker_with_queues(), {}) == []
+
+
+def _state(tmp_path, worker_frameworks: list[str]):
+    """A `pulumi stack export` of a manager and a worker cluster (one Kubernetes provider each), each with Kueue's
+    Helm release; the manager dispatches Job and JobSet."""
+    import json
+
+    stack = "urn:pulumi:global::mk"
+
+    def provider(name: str) -> dict:
+        return {"urn": f"{stack}::pulumi:providers:kubernetes::{name}", "custom": True, "id": f"{name}-id",
+                "type": "pulumi:providers:kubernetes", "inputs": {}, "outputs": {}}
+
+    def on(provider_name: str, kind: str, name: str, body: dict, namespace: str | None = None) -> dict:
+        metadata = {"name": name, **({"namespace": namespace} if namespace else {})}
+        props = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": kind, "metadata": metadata, **body}
+        return {"urn": f"{stack}::kubernetes:kueue.x-k8s.io/v1beta2:{kind}::{provider_name}-{name}", "custom": True,
+                "id": name, "type": f"kubernetes:kueue.x-k8s.io/v1beta2:{kind}", "inputs": props, "outputs": props,
+                "provider": f"{stack}::pulumi:providers:kubernetes::{provider_name}::{provider_name}-id"}
+
+    def release(provider_name: str, frameworks: list[str]) -> dict:
+        config = yaml.safe_dump({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+                                 "integrations": {"frameworks": frameworks}})
+        props = {"chart": "oci://registry.k8s.io/kueue/charts/kueue", "version": "0.19.2", "namespace": "kueue-system",
+                 "values": {"managerConfig": {"controllerManagerConfigYaml": config}}}
+        return {"urn": f"{stack}::kubernetes:helm.sh/v3:Release::{provider_name}-kueue", "custom": True,
+                "id": "kueue-system/kueue", "type": "kubernetes:helm.sh/v3:Release", "inputs": props,
+                "outputs": props, "provider": f"{stack}::pulumi:providers:kubernetes::{provider_name}::{provider_name}-id"}
+
+    queue = {"spec": {"namespaceSelector": {}, "resourceGroups": []}}
+    resources = [
+        {"urn": f"{stack}::pulumi:pulumi:Stack::mk-global", "custom": False, "type": "pulumi:pulumi:Stack"},
+        provider("manager"), provider("east"),
+        release("manager", ["batch/job", "jobset.x-k8s.io/jobset"]), release("east", worker_frameworks),
+        on("manager", "AdmissionCheck", "multikueue", {"spec": {"controllerName": MULTIKUEUE_CONTROLLER, "parameters": {
+            "apiGroup": "kueue.x-k8s.io", "kind": "MultiKueueConfig", "name": "multikueue"}}}),
+        on("manager", "ClusterQueue", "llm", {"spec": {**queue["spec"], "admissionChecksStrategy": {
+            "admissionChecks": [{"name": "multikueue"}]}}}),
+        on("manager", "LocalQueue", "llm", {"spec": {"clusterQueue": "llm"}}, namespace="llm"),
+        on("east", "ClusterQueue", "llm", queue),
+        on("east", "LocalQueue", "llm", {"spec": {"clusterQueue": "llm"}}, namespace="llm"),
+    ]
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 3, "deployment": {"manifest": {"version": "v3.200.0"},
+                                                            "resources": resources}}))
+    return path
+
+
+def test_the_pack_refuses_a_worker_without_the_integrations_the_manager_dispatches(tmp_path) -> None:
+    from gkecap.plan import check_state
+
+    result = check_state(_state(tmp_path, ["batch/job"]))  # the real pack process, over the Analyzer protocol
+    found = [v for v in result.violations if v.policy == "multikueue-dispatch"]
+    assert [v.enforcement_level for v in found] == ["mandatory"]
+    assert found[0].urn.endswith("east-kueue") and "jobset.x-k8s.io/jobset" in found[0].message
+
+
+def test_the_pack_passes_a_worker_with_the_integrations(tmp_path) -> None:
+    from gkecap.plan import check_state
+
+    result = check_state(_state(tmp_path, ["batch/job", "jobset.x-k8s.io/jobset", "pod"]))
+    assert [v for v in result.violations if v.policy == "multikueue-dispatch"] == []
