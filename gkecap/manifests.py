@@ -272,24 +272,20 @@ def write_manifests(objects: list[dict], directory: Path, *, kueue_version: str,
     return written
 
 
-def cluster_units(spec: Any, model: Any = None) -> list[tuple[str | None, Any, list[dict]]]:
-    """(worker name, model, objects) of every cluster of the environment: (None, the environment's model, its
-    `kueue_objects`) first (the one cluster, or the MultiKueue manager), then each worker's single-cluster model
-    and objects in `workers` order. A worker's objects end with the manager's identity there (ServiceAccount,
-    ClusterRole, binding, token Secret: `multikueue.worker_access_objects`), which `Environment` registers too;
-    the manager's kubeconfig Secret holds a credential and is never written (README "GitOps")."""
-    from gkecap.components.kubernetes_objects.build import kueue_objects
+def cluster_units(derived: Any) -> list[tuple[str | None, Any, list[dict]]]:
+    """(worker name, DerivedEnvironment, objects) of every cluster of an environment (a
+    `kubernetes_objects.derived.DerivedEnvironment`): the environment itself first (the one cluster, or the
+    MultiKueue manager), then each worker's own in `workers` order. A worker's objects end with the manager's
+    identity there (ServiceAccount, ClusterRole, binding, token Secret: `multikueue.worker_access_objects`), which
+    `Environment` registers too; the manager's kubeconfig Secret holds a credential and is never written (README
+    "GitOps")."""
     from gkecap.components.kubernetes_objects.multikueue import worker_access_objects
-    from gkecap.components.model import derive
-    from gkecap.components.spec.workers import worker_environments
 
-    manager = model if model is not None else derive(spec)
-    units: list[tuple[str | None, Any, list[dict]]] = [(None, manager, kueue_objects(manager))]
-    if spec is None:  # a model without its spec (a caller's own): one cluster
+    units: list[tuple[str | None, Any, list[dict]]] = [(None, derived, derived.objects)]
+    if derived.spec is None or not derived.model.workers:  # one cluster (or a caller's model without its spec)
         return units
-    for worker, environment in zip(spec.workers, worker_environments(spec)):
-        worker_model = derive(environment)
-        units.append((worker.name, worker_model, kueue_objects(worker_model) + worker_access_objects()))
+    for name, worker in derived.workers.items():
+        units.append((name, worker, worker.objects + worker_access_objects()))
     return units
 
 
@@ -298,28 +294,25 @@ def unit_directory(directory: Path, worker: str | None) -> Path:
     return directory if worker is None else directory / WORKERS_DIR / worker
 
 
-def write_environment_manifests(spec: Any, directory: Path, *, model: Any = None, source: str | None = None,
+def write_environment_manifests(derived: Any, directory: Path, *, source: str | None = None,
                                 repo_path: str | None = None) -> dict[str | None, tuple[list[dict], list[Path]]]:
-    """Write every cluster's GitOps unit of the environment (`cluster_units`) under `directory`: its objects
-    (`kueue_objects` of its model) and its Kueue install. Everything is built before the first file is written.
-    Units of workers no longer in the file lose the files of ours (a user's file keeps its folder). Returns, per
-    worker name (None: the manager or the one cluster), the objects and the files written."""
+    """Write every cluster's GitOps unit (`cluster_units`) of a DerivedEnvironment under `directory`: its objects
+    and its Kueue install. Everything is built before the first file is written. Units of workers no longer in the
+    file lose the files of ours (a user's file keeps its folder). Returns, per worker name (None: the manager or the
+    one cluster), the objects and the files written."""
     from gkecap.atomic_files import contained
-    from gkecap.components.kubernetes_objects.kueue_chart import install_args
 
-    built = [(worker, unit_model, objects, install_args(unit_model) if unit_model.kueue.install else None)
-             for worker, unit_model, objects in cluster_units(spec, model)]
-    for worker, *_ in built:  # a link out of the folder is refused before anything is written
+    units = cluster_units(derived)
+    for worker, *_ in units:  # a link out of the folder is refused before anything is written
         contained(directory, unit_directory(directory, worker))
     written: dict[str | None, tuple[list[dict], list[Path]]] = {}
-    for worker, unit_model, objects, install in built:
-        unit = unit_directory(directory, worker)
+    for worker, environment, objects in units:
         # A worker's unit is at its place below the environment's folder in the repository Flux syncs.
         base = repo_path or default_repo_path(directory)
         unit_repo_path = base if worker is None else f"{base.rstrip('/')}/{WORKERS_DIR}/{worker}"
         written[worker] = (objects, write_manifests(
-            objects, unit, kueue_version=unit_model.kueue.version, source=source, install=install, gitops=True,
-            repo_path=unit_repo_path))
+            objects, unit_directory(directory, worker), kueue_version=environment.model.kueue.version, source=source,
+            install=environment.install, gitops=True, repo_path=unit_repo_path))
     _remove_stale_workers(directory, {w for w in written if w is not None})
     return written
 

@@ -12,6 +12,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -33,15 +34,16 @@ def stack_name_of(path: Path) -> str:
     return path.stem
 
 
-def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
-    """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
-    stack_name, spec, objects, source, _project = environment_and_project(program_dir, config_file, stack)
-    return stack_name, spec, objects, source
+def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, Any, list[dict], str]:
+    """(stack name, the environment derived once (a DerivedEnvironment: spec, model, objects, install), its objects,
+    source description) of the environment the options name; PlanError if invalid."""
+    stack_name, derived, objects, source, _project = environment_and_project(program_dir, config_file, stack)
+    return stack_name, derived, objects, source
 
 
-def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str, str]:
+def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, Any, list[dict], str, str]:
     """`environment_objects` and the Pulumi project (for `out/<project>/<stack>/`)."""
-    from gkecap.components.kubernetes_objects.build import kueue_objects_for_spec
+    from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
 
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
@@ -61,22 +63,24 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     if spec is None:
         where = stack_file or f"stack {stack_name!r}"
         raise PlanError([f"{where}: no gkecap:environment to generate manifests from"])
+    derived = DerivedEnvironment(spec)  # derived once for the objects and the install
     try:
-        objects = kueue_objects_for_spec(spec)
+        derived.objects
     except ValueError as exc:
         raise PlanError(error_problems(exc, prefix=str(stack_file or "config"))) from None
-    return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
+    return stack_name, derived, derived.objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
-def _cluster_objects(spec: object, objects: list[dict], cluster: str | None) -> list[dict]:
+def _cluster_objects(derived: Any, cluster: str | None) -> list[dict]:
     """The objects of one cluster for --stdout: the environment's (the manager's), or the worker `cluster`'s."""
+    units = cluster_units(derived)
     if cluster is None:
-        return objects
-    workers = [w.name for w in spec.workers]  # type: ignore[attr-defined]
+        return units[0][2]
+    workers = [worker for worker, _, _ in units[1:]]
     if cluster not in workers:
         allowed = ", ".join(workers) if workers else "none: this environment has no workers"
         raise PlanError([f"--cluster: {cluster!r} is not a worker of the environment; workers: {allowed}"])
-    return next(unit_objects for worker, _, unit_objects in cluster_units(spec) if worker == cluster)
+    return next(objects for worker, _, objects in units if worker == cluster)
 
 
 def manifests_command(
@@ -94,14 +98,14 @@ def manifests_command(
 
     With MultiKueue workers: the manager's unit, and each worker's in workers/<worker>/."""
     try:
-        stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
+        stack_name, derived, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
-            sys.stdout.write(to_yaml(_cluster_objects(spec, objects, cluster)))
+            sys.stdout.write(to_yaml(_cluster_objects(derived, cluster)))
             raise typer.Exit(0)
         if cluster is not None:
             raise PlanError(["--cluster: only with --stdout (the folder holds every cluster's unit)"])
         directory = out or Path("out") / project / stack_name / "manifests"
-        units = write_environment_manifests(spec, directory, source=source, repo_path=repo_path)
+        units = write_environment_manifests(derived, directory, source=source, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(printable(f"error: {problem}"), err=True)

@@ -86,11 +86,17 @@ def _write(path: Path, text: str, root: Path) -> Path:
 
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
     """Every cluster's GitOps unit (`gkecap.manifests.write_environment_manifests`, as `gkecap manifests` writes)."""
+    from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
     from gkecap.manifests import write_environment_manifests
 
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
-    write_environment_manifests(getattr(result, "spec", None), directory, model=model, source=source)
+    # The plan's own environment (its objects built once, by the program's Environment), unless another model is
+    # written.
+    derived = getattr(result, "derived", None)
+    if derived is None or derived.model is not model:
+        derived = DerivedEnvironment(getattr(result, "spec", None), model=model)  # type: ignore[arg-type]
+    write_environment_manifests(derived, directory, source=source)
     return directory
 
 

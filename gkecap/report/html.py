@@ -52,19 +52,12 @@ def _summary(result: Any, model: CapacityModel | None, rows: list[facts.Violatio
 
 
 def _charts(model: CapacityModel, now: datetime) -> str:
-    from gkecap.report import charts  # matplotlib loads only for a plan that has charts
+    from gkecap.report import charts
 
-    svgs = charts.chart_svgs(model, now)
-    titles = {
-        "capacity": "Capacity against quota per pool",
-        "calendar": "Reservation calendar",
-        "cohorts": "Cohort tree",
-    }
+    titles = {"capacity": "Capacity against quota per pool", "calendar": "Reservation calendar"}
     parts = ['<h2 id="charts">Charts</h2><div class="charts">']
-    for key, svg in svgs.items():
-        if key == "cohorts":  # the cohort tree is a tree table (interactive.cohort_tree): readable at 1,000 teams
-            continue
-        parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{charts.responsive(svg)}</figure>')
+    for key, svg in charts.chart_svgs(model, now).items():  # the cohort tree is a tree table (interactive.cohort_tree)
+        parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{svg}</figure>')
     parts.append("</div>")
     return "".join(parts)
 

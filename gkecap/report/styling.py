@@ -1,5 +1,6 @@
 """The look every gkecap page and chart shares (the plan report and the simulation timeline): the page CSS and
-matplotlib's settings for the SVG charts. Plain data, no matplotlib import."""
+matplotlib's settings for the timeline's SVG figures (the plan report draws its two charts by hand). Plain data, no
+matplotlib import."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The simulation as a self-contained HTML timeline in the capacity report's style (its CSS, its matplotlib
-settings and team colors, inline SVG, its inline script: search, team and pool filters, sortable tables): a Gantt
-chart per pool (which workload ran on its nodes when, and how it ended), and each team's accelerator usage against
-its nominal quota over time, then the tables.
+"""The simulation as a self-contained HTML timeline in the capacity report's style (its CSS and chart settings,
+matplotlib figures as inline SVG (gkecap.simulate.figures), its inline script: search, team and pool filters,
+sortable tables): a Gantt chart per pool (which workload ran on its nodes when, and how it ended), and each team's
+accelerator usage against its nominal quota over time, then the tables.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from gkecap.atomic_files import contained, write_text_atomic
-from gkecap.report import charts, interactive
+from gkecap.report import interactive
 from gkecap.report.styling import CHART_STYLE, PAGE_CSS
+from gkecap.simulate import figures
 from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
@@ -47,7 +48,7 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
             row = rows.get(run.workload, len(shown))
             end = run.end if run.end is not None else result.end
             ax.barh(row, _hours(end - run.start), left=_hours(run.start), height=0.7,
-                    color=colors.get(run.team, charts.OTHER_COLOR), edgecolor="white",
+                    color=colors.get(run.team, figures.OTHER_COLOR), edgecolor="white",
                     hatch=_OUTCOME_HATCH.get(run.outcome))
         labels = shown + ([f"{len(names) - len(shown)} more"] if folded else [])
         ax.set_yticks(range(len(labels)), labels, fontsize=7)
@@ -118,11 +119,11 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
                   if any(u for _, u, _ in result.usage[t].get(unit, ()))]
         if active:
             figure = usage_against_quota(result, active[:10], unit)
-            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(figure))}</div>')
+            parts.append(f'<div class="chart">{figures.figure_svg(figure)}</div>')
     parts.append("<h2>Pools</h2>")
     for pool in result.pool_nodes:
         if any(r.pool == pool for r in result.runs):
-            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
+            parts.append(f'<div class="chart">{figures.figure_svg(pool_gantt(result, pool))}</div>')
     parts.extend(_cycles_html(result))
     parts.append("<h2>Teams</h2><p>Waits to start: until every pod ran; waits to admission: until Kueue admitted.</p>"
                  '<table id="sim-teams" class="sortable filterable"><thead><tr><th>team</th><th class=n>quota</th>'

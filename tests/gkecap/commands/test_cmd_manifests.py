@@ -99,6 +99,7 @@ def _tree(directory: Path) -> dict[str, str]:
 
 
 def test_with_workers_every_clusters_unit_is_written_as_plan_writes_it(tmp_path: Path):
+    from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
     from gkecap.components.spec import load_stack_file
     from gkecap.manifests import write_environment_manifests
 
@@ -106,7 +107,7 @@ def test_with_workers_every_clusters_unit_is_written_as_plan_writes_it(tmp_path:
     result = runner.invoke(app, ["manifests", "--config", str(GLOBAL), "--out", str(out)])
     assert result.exit_code == 0, result.stderr
     expected = tmp_path / "plan" / "manifests"  # the folder's name is in the files' headers
-    write_environment_manifests(load_stack_file(GLOBAL), expected, source=GLOBAL.name, repo_path="./manifests")
+    write_environment_manifests(DerivedEnvironment(load_stack_file(GLOBAL)), expected, source=GLOBAL.name, repo_path="./manifests")
     assert _tree(out) == _tree(expected)
     assert {"workers/east/kustomization.yaml", "workers/central/objects/kustomization.yaml",
             "workers/east/objects/03-provisioningrequestconfigs.yaml"} <= set(_tree(out))
