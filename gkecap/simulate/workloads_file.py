@@ -79,6 +79,27 @@ class _Strict(BaseModel):
 _COUNT_LIMIT = 2**31 - 1
 
 
+# Topology levels a workload may ask for (gke-default's, coarsest first), by short name or label key.
+TOPOLOGY_LEVEL_NAMES = {"block": "cloud.google.com/gce-topology-block",
+                        "subblock": "cloud.google.com/gce-topology-subblock",
+                        "host": "cloud.google.com/gce-topology-host", "hostname": "kubernetes.io/hostname"}
+
+
+class TopologyEntry(_Strict):
+    """Kueue's podset-required-topology or podset-preferred-topology annotation: one level."""
+
+    required: str | None = None
+    preferred: str | None = None
+
+    def level(self) -> str | None:
+        """The short name of the level asked for, None when it is not one of gke-default's."""
+        written = self.required if self.required is not None else self.preferred
+        for name, key in TOPOLOGY_LEVEL_NAMES.items():
+            if written in (name, key):
+                return name
+        return None
+
+
 class WorkloadEntry(_Strict):
     name: str = Field(min_length=1, max_length=200)
     team: str
@@ -98,6 +119,8 @@ class WorkloadEntry(_Strict):
     # room on a node (the ClusterQueues gkecap emits cover both, pro rata of the pools' machines).
     cpu: Quantity | None = None
     memory: Quantity | None = None
+    # Topology-aware scheduling: all pods in one domain of a level (required), or as few as possible (preferred)
+    topology: TopologyEntry | None = None
 
 
 class CapacityEntry(_Strict):
@@ -124,10 +147,19 @@ class DelaysEntry(_Strict):
                                      "back this long after its eviction (default 1s)")
 
 
+class LayoutEntry(_Strict):
+    """Which nodes of a topology-aware pool share a block and a sub-block (in the order the pool has them)."""
+
+    pool: str
+    nodes_per_block: StrictInt = Field(alias="nodesPerBlock", ge=1, le=_COUNT_LIMIT)
+    nodes_per_subblock: StrictInt = Field(alias="nodesPerSubblock", ge=1, le=_COUNT_LIMIT)
+
+
 class WorkloadsFile(_Strict):
     start: Annotated[datetime, BeforeValidator(_timestamp)] | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    layout: list[LayoutEntry] = Field(default_factory=list)
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
 
@@ -161,6 +193,18 @@ def load_workloads_file(path: Path, *, now: datetime | None = None) -> Workloads
         if entry.min_pods is not None and entry.min_pods > entry.pods:
             issues.append(Issue(f"workloads[{i}].minPods", f"{entry.min_pods} is more than its {entry.pods} pods; "
                                 "Kueue's minCount is at most the pod count"))
+        topology = entry.topology
+        if topology is not None and (topology.required is None) == (topology.preferred is None):
+            issues.append(Issue(f"workloads[{i}].topology", "give one of `required` or `preferred`"))
+        elif topology is not None and topology.level() is None:
+            which = "required" if topology.required is not None else "preferred"
+            issues.append(Issue(f"workloads[{i}].topology.{which}", (
+                f"{topology.required or topology.preferred!r} is not a level of gke-default's topology; allowed: "
+                f"{', '.join(TOPOLOGY_LEVEL_NAMES)} (or their labels {', '.join(TOPOLOGY_LEVEL_NAMES.values())})")))
+    for i, layout in enumerate(parsed.layout):
+        if layout.nodes_per_block % layout.nodes_per_subblock:
+            issues.append(Issue(f"layout[{i}].nodesPerSubblock", f"{layout.nodes_per_subblock} does not divide "
+                                f"nodesPerBlock ({layout.nodes_per_block}): a sub-block lies within one block"))
     total = sum(entry.count for entry in parsed.workloads)
     if total > MAX_WORKLOADS:
         issues.append(_too_many(total))
