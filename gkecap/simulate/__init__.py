@@ -102,6 +102,6 @@ def _run(model, objects: Sequence[Mapping], workloads: WorkloadsFile, *, where: 
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
     result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
-                        pods_ready=pods_ready(model), eviction=workloads.eviction_delays(),
+                        pods_ready=pods_ready(model), eviction=delays(workloads),
                         preserve_scan_progress=preserves_scan_progress(model)).run()
     return result, cluster, planned, pools

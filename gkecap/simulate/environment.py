@@ -36,7 +36,7 @@ from gkecap.simulate.cluster import (
     Workload,
 )
 from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
-from gkecap.simulate.nodes import Delays
+from gkecap.simulate.timing import Delays
 from gkecap.simulate.topology import Layout, TopologyRequest
 from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, parse_duration
 from gkecap.components.issues import Issue
@@ -471,12 +471,8 @@ def preserves_scan_progress(model: CapacityModel) -> bool:
 
 
 def delays(workloads: WorkloadsFile) -> Delays:
-    """The documented default delays (gkecap.simulate.nodes), with the workloads file's overrides."""
-    given = workloads.delays
-    default = Delays()
-    return Delays(default.provisioning if given.provisioning is None else given.provisioning,
-                  default.scale_down if given.scale_down is None else given.scale_down,
-                  default.pod_start if given.pod_start is None else given.pod_start)
+    """The documented default delays (gkecap.simulate.timing), with the workloads file's overrides."""
+    return Delays().overridden(workloads.delays)
 
 
 def provisioning_retry() -> tuple[int, float, float]:

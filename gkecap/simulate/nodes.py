@@ -26,22 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gkecap.simulate.timing import (  # noqa: F401  (the node delays' defaults, re-exported where they apply)
+    DEFAULT_POD_START_SECONDS, DEFAULT_PROVISIONING_SECONDS, DEFAULT_SCALE_DOWN_SECONDS, Delays,
+)
 from gkecap.simulate.topology import Layout, TopologyRequest, place
-
-# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
-# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
-# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
-DEFAULT_PROVISIONING_SECONDS = 240.0
-DEFAULT_SCALE_DOWN_SECONDS = 600.0
-# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
-DEFAULT_POD_START_SECONDS = 0.0
-
-
-@dataclass(frozen=True)
-class Delays:
-    provisioning: float = DEFAULT_PROVISIONING_SECONDS
-    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
-    pod_start: float = DEFAULT_POD_START_SECONDS
 
 
 UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
