@@ -10,6 +10,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -31,15 +32,16 @@ def stack_name_of(path: Path) -> str:
     return path.stem
 
 
-def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str]:
-    """(stack name, spec, objects, source description) of the environment the options name; PlanError if invalid."""
-    stack_name, spec, objects, source, _project = environment_and_project(program_dir, config_file, stack)
-    return stack_name, spec, objects, source
+def environment_objects(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, Any, list[dict], str]:
+    """(stack name, the environment derived once (a DerivedEnvironment: spec, model, objects, install), its objects,
+    source description) of the environment the options name; PlanError if invalid."""
+    stack_name, derived, objects, source, _project = environment_and_project(program_dir, config_file, stack)
+    return stack_name, derived, objects, source
 
 
-def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, object, list[dict], str, str]:
+def environment_and_project(program_dir: Path | None, config_file: Path | None, stack: str | None) -> tuple[str, Any, list[dict], str, str]:
     """`environment_objects` and the Pulumi project (for `out/<project>/<stack>/`)."""
-    from gkecap.components.kubernetes_objects.build import kueue_objects_for_spec
+    from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
 
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
@@ -59,19 +61,12 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     if spec is None:
         where = stack_file or f"stack {stack_name!r}"
         raise PlanError([f"{where}: no gkecap:environment to generate manifests from"])
+    derived = DerivedEnvironment(spec)  # derived once for the objects and the install
     try:
-        objects = kueue_objects_for_spec(spec)
+        derived.objects
     except ValueError as exc:
         raise PlanError(error_problems(exc, prefix=str(stack_file or "config"))) from None
-    return stack_name, spec, objects, stack_file.name if stack_file else f"stack {stack_name}", project
-
-
-def _install(spec: object) -> dict | None:
-    """The environment's Kueue install (`kueue_chart.install_args`), None when it does not install Kueue."""
-    from gkecap.components.kubernetes_objects.kueue_chart import install_args
-    from gkecap.components.model import derive
-
-    return install_args(derive(spec)) if spec.kueue.install else None  # type: ignore[attr-defined]
+    return stack_name, derived, derived.objects, stack_file.name if stack_file else f"stack {stack_name}", project
 
 
 def manifests_command(
@@ -86,13 +81,13 @@ def manifests_command(
     RoleBindings) as kubectl-ready YAML, one file per kind in apply order, with what kubectl apply -k, Argo CD
     and Flux need to install Kueue and JobSet first (README "GitOps")."""
     try:
-        stack_name, spec, objects, source, project = environment_and_project(program, config, stack)
+        stack_name, derived, objects, source, project = environment_and_project(program, config, stack)
         if stdout:
             sys.stdout.write(to_yaml(objects))
             raise typer.Exit(0)
         directory = out or Path("out") / project / stack_name / "manifests"
-        written = write_manifests(objects, directory, kueue_version=spec.kueue.version, source=source,  # type: ignore[attr-defined]
-                                  install=_install(spec), gitops=True, repo_path=repo_path)
+        written = write_manifests(objects, directory, kueue_version=derived.spec.kueue.version, source=source,
+                                  install=derived.install, gitops=True, repo_path=repo_path)
     except PlanError as exc:
         for problem in exc.problems:
             typer.echo(printable(f"error: {problem}"), err=True)

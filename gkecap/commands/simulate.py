@@ -32,15 +32,14 @@ class OutputFormat(str, enum.Enum):
 
 def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False):
     from gkecap.commands.manifests import environment_objects
-    from gkecap.components.model import derive
     from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
 
     if (config is None) == (stack is None):
         raise PlanError(["give one of --stack NAME or --config FILE"])
-    stack_name, spec, objects, source = environment_objects(None, config, stack)
+    stack_name, derived, objects, source = environment_objects(None, config, stack)
     try:
         parsed = load_workloads_file(workloads)
-        return simulate_environment(derive(spec), objects, parsed, where=str(workloads), try_fixes=try_fixes), source
+        return simulate_environment(derived.model, objects, parsed, where=str(workloads), try_fixes=try_fixes), source
     except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
         raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
     except ValueError as exc:

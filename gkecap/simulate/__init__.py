@@ -5,7 +5,8 @@ Layers, bottom up (all pure):
 - `quota_tree`, `cluster`: Kueue's quota tree and the direct description of a cluster (ClusterQueues, Cohorts,
   ResourceFlavors, Workloads); Kueue's own scheduler tests are transcribed against this API.
 - `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle;
-  `scan_progress`: the flavor-scan progress a pending workload keeps between cycles.
+  `scan_progress`: the flavor-scan progress a pending workload keeps between cycles; `partial_admission`: the pod
+  counts Kueue tries for a workload with minCount.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
 - `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows).
 - `engine`: the event loop (submissions, admission checks, pods on nodes, completions, waitForPodsReady).

@@ -66,6 +66,8 @@ class WorkloadOutcome:
     unit: str = ""
     evictions: int = 0  # by waitForPodsReady
     lost: float = 0.0  # accelerator-seconds of runs cut short by preemption or eviction
+    min_pods: int | None = None  # the workloads file's minPods (Kueue's minCount): partial admission allowed
+    admitted_pods: int | None = None  # pods of its latest admission (fewer than requested when partially admitted)
 
     @property
     def wait_seconds(self) -> float | None:
@@ -126,6 +128,8 @@ class _State:
     reserved_at: float = 0.0
     borrowed: int = 0
     requeues: int = 0  # waitForPodsReady evictions so far (Kueue's requeueState.count)
+    pods: int = 0  # pods of its latest admission (fewer than requested after a partial admission)
+    units: int = 0  # accelerator units of its latest admission
 
 
 class Simulation:
@@ -141,7 +145,7 @@ class Simulation:
         self.pods_ready = pods_ready
         # Pools whose nodes are shared by the pods of many workloads (every pool but the queued ones).
         self.placement = {name: PoolNodes(name, p.units_per_node, p.node_unit, p.nodes_at, autoscaled=p.autoscaled,
-                                          min_nodes=p.min_nodes, delays=delays)
+                                          min_nodes=p.min_nodes, delays=delays, host=p.host)
                           for name, p in self.pools.items() if not p.queued}
         self.wakeups: set[tuple[float, str]] = set()
         self.queued_samples: dict[str, list[tuple[float, int, int, int]]] = {
@@ -150,7 +154,8 @@ class Simulation:
         self.scheduler = Scheduler(cluster, preserve_scan_progress=preserve_scan_progress)
         self.retry_limit, self.backoff_base, self.backoff_max = retry
         self.start_iso = start_iso
-        self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators))
+        self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators,
+                                                                  min_pods=p.workload.pod_sets[0].min_count))
                        for p in planned}
         self.units = {pool: p.unit for pool, p in self.pools.items()}
         self.order = [p.workload.name for p in planned]
@@ -272,7 +277,7 @@ class Simulation:
         # requeuingStrategy.timestamp Eviction: the queue orders it by the eviction time (GetQueueOrderTimestamp).
         state.planned.workload.timestamp = self.now
         reason = f"PodsReadyTimeout: pods not all running {self.pods_ready.timeout:g} s after admission; "
-        if not pool.ever_at_least(self.now, pool.nodes_for(state.planned.accelerators)):
+        if not pool.ever_at_least(self.now, pool.nodes_for(state.units)):
             # Kueue requeues it forever; the pool never has the nodes again, so the simulation stops here.
             state.phase = "stranded"
             self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + (
@@ -319,13 +324,16 @@ class Simulation:
         """The scheduler reserved quota: admitted now unless an admission check runs for the pool."""
         w = state.planned.workload
         state.pool = self._accelerator_pool(w)
+        state.pods = w.counts[0] if w.counts else state.planned.pods
+        state.units = state.pods * state.planned.per_pod
+        state.outcome.admitted_pods = state.pods
         state.outcome.pool = state.pool
         state.outcome.unit = self.units[state.pool]
         state.phase = "reserved"
         state.token += 1
         state.reserved_at = self.now
         self.reserved[w.name] = state
-        borrowed = self._record_usage(w.cluster_queue, (state.pool, state.planned.resource), state.planned.accelerators)
+        borrowed = self._record_usage(w.cluster_queue, (state.pool, state.planned.resource), state.units)
         state.borrowed = borrowed
         if not self.pools[state.pool].queued:
             self._admitted(state, borrowed)
@@ -334,12 +342,14 @@ class Simulation:
         if state.outcome.admitted is None:
             state.outcome.admitted = self.now
         name = state.planned.workload.name
-        self.events.append(SimEvent(self.now, name, "admitted", state.pool, borrowed))
+        partial = (f"partial admission: {state.pods} of {state.planned.pods} pods"
+                   if state.pods < state.planned.pods else "")
+        self.events.append(SimEvent(self.now, name, "admitted", state.pool, borrowed, reason=partial))
         nodes = self.placement.get(state.pool)  # type: ignore[arg-type]
         if nodes is not None:
             w = state.planned.workload
-            pod_set = w.pod_sets[0]
-            nodes.admit(name, pod_set.count, state.planned.accelerators // pod_set.count, (-w.priority, self.now, w.seq))
+            nodes.admit(name, state.pods, state.planned.per_pod, (-w.priority, self.now, w.seq),
+                        host=state.planned.host)
             if self.pods_ready is not None:
                 self._push(self.now + self.pods_ready.timeout, "pods-ready", name, state.token)
 
@@ -364,7 +374,7 @@ class Simulation:
             pool = self.pools[state.pool]  # type: ignore[index]
             if not pool.queued:
                 continue
-            need = pool.nodes_for(state.planned.accelerators)
+            need = pool.nodes_for(state.units)
             free = pool.nodes_at(self.now) - self.in_use[pool.name]
             if free >= need:
                 del self.reserved[name]
@@ -387,7 +397,7 @@ class Simulation:
         state.nodes = nodes
         if nodes:
             self.in_use[state.pool] += nodes  # type: ignore[index]
-            self._queued_sample(state.pool, state.planned.accelerators)  # type: ignore[arg-type]
+            self._queued_sample(state.pool, state.units)  # type: ignore[arg-type]
         state.run = Run(state.pool, state.planned.workload.name, state.planned.team, running, None, "")  # type: ignore[arg-type]
         self.runs.append(state.run)
         self._push(running + state.planned.duration, "finish", state.planned.workload.name, state.token)
@@ -412,7 +422,7 @@ class Simulation:
             self.scheduler.withdraw(state.planned.workload)
             self.events.append(SimEvent(self.now, name, "deactivated", state.pool, reason=(
                 f"ProvisioningRequest failed {state.failures} times (backoffLimitCount {self.retry_limit}): "
-                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.planned.accelerators)} nodes")))
+                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.units)} nodes")))
             return
         self._release(state, "")
         state.phase = "backoff"
@@ -431,7 +441,7 @@ class Simulation:
         lost = 0.0
         if run is not None:
             run.end, run.outcome = max(end, run.start), "preempted"
-            lost = state.planned.accelerators * max(0.0, end - run.start)
+            lost = state.units * max(0.0, end - run.start)
         self.reserved.pop(name, None)  # its pods, if any were pending, are deleted: they no longer wait for nodes
         if run is None and state.pool in self.placement:
             self.placement[state.pool].release(name, self.now)
@@ -448,7 +458,7 @@ class Simulation:
         pool = state.pool
         lost = 0.0
         if state.phase == "running" and state.run is not None:
-            lost = state.planned.accelerators * max(0.0, self.now - state.run.start)
+            lost = state.units * max(0.0, self.now - state.run.start)
         state.outcome.preemptions += 1
         state.outcome.lost += lost
         self.reserved.pop(state.planned.workload.name, None)
@@ -466,7 +476,7 @@ class Simulation:
             state.run.end, state.run.outcome = max(self.now, state.run.start), outcome
         if state.nodes:
             self.in_use[state.pool] -= state.nodes  # type: ignore[index]
-            self._queued_sample(state.pool, -state.planned.accelerators)  # type: ignore[arg-type]
+            self._queued_sample(state.pool, -state.units)  # type: ignore[arg-type]
             state.nodes = 0
         if state.pool in self.placement:
             self.placement[state.pool].release(w.name, self.now)

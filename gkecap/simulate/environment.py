@@ -42,6 +42,8 @@ from gkecap.components.issues import Issue
 
 # Capacity models whose obtainable nodes the workloads file may describe (obtained on demand).
 ON_DEMAND_OBTAINED = ("flex-start", "queued")
+# What a workload's pods may request besides accelerators (the workloads file's `cpu` and `memory`).
+HOST_RESOURCES = ("cpu", "memory")
 
 
 def _amount(resource: str, raw) -> int:
@@ -147,6 +149,9 @@ class PoolCapacity:
     calendar_end: float | None = None
     min_nodes: int = 0
     unit: str = "GPUs"  # the kind of its units (`unit_kind`): units of different kinds are never added up
+    # What one VM offers pods besides its accelerators, in Kueue units (cpu in milli-units, memory in bytes): the
+    # machine type's vCPUs and memory from the catalog, as the ClusterQueues' pro-rata quota; {} when unknown.
+    host: dict[str, int] = field(default_factory=dict)
 
     @property
     def autoscaled(self) -> bool:
@@ -178,7 +183,8 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
         capacity = PoolCapacity(
             pool.name, pool.capacity, pool.resource_name, pool.units_per_node or pool.accelerators_per_node,
             pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
-            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool))
+            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool),
+            host={r: _amount(r, pool.node_resources[r]) for r in HOST_RESOURCES if r in pool.node_resources})
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
             capacity.steps = _calendar_steps(pool, start)
@@ -241,6 +247,12 @@ class PlannedWorkload:
     duration: float
     accelerators: int  # total
     resource: str
+    pods: int = 1
+    host: dict[str, int] = field(default_factory=dict)  # per pod: cpu (milli-units), memory (bytes) requested
+
+    @property
+    def per_pod(self) -> int:
+        return self.accelerators // self.pods
 
 
 # Kueue's LocalQueueDefaulting (GA in v0.17): a job without kueue.x-k8s.io/queue-name in a managed namespace gets
@@ -313,6 +325,10 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             issues.append(Issue(f"{path}.accelerators", f"{entry.accelerators} per pod do not fit on one node of {where_} "
                                 f"(at most {largest} per node)"))
             continue
+        host, host_issues = _host_requests(entry, path, queue, [pools[p] for p in candidates])
+        if host_issues:
+            issues.extend(host_issues)
+            continue
         if entry.name in names:
             issues.append(Issue(f"{path}.name", f"{entry.name!r} is also workloads[{names[entry.name]}]; names must be unique"))
             continue
@@ -321,11 +337,13 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             name = entry.name if entry.count == 1 else f"{entry.name}-{copy + 1}"
             submit = entry.submit + copy * entry.every
             selector = {POOL_LABEL: entry.pool} if entry.pool else {}
-            workload = Workload(name, entry.team, [PodSet("main", entry.pods, {kinds[0]: entry.accelerators}, selector)],
-                                priority=priorities.get(entry.priority or "", 0), timestamp=submit)
+            pod_set = PodSet("main", entry.pods, {kinds[0]: entry.accelerators, **host}, selector,
+                             min_count=entry.min_pods)
+            workload = Workload(name, entry.team, [pod_set], priority=priorities.get(entry.priority or "", 0),
+                                timestamp=submit)
             workload.seq = len(result)
             result.append(PlannedWorkload(workload, entry.team, submit, entry.duration,
-                                          entry.pods * entry.accelerators, kinds[0]))
+                                          entry.pods * entry.accelerators, kinds[0], entry.pods, host))
     for i, entry in enumerate(workloads.capacity):
         pool = pools.get(entry.pool)
         if pool is None:
@@ -338,6 +356,39 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result
+
+
+def _host_requests(entry, path: str, queue: ClusterQueue, pools: list[PoolCapacity]) -> tuple[dict[str, int], list[Issue]]:
+    """A pod's cpu and memory requests in Kueue units, and what is wrong with them: the team's ClusterQueue must
+    cover the resource (else Kueue leaves the workload pending: "resource cpu unavailable in ClusterQueue",
+    flavorassigner.go findFlavorForPodSets @ v0.19.2) and one node of a pool it may use must hold it."""
+    requests, issues = {}, []
+    for resource in HOST_RESOURCES:
+        raw = getattr(entry, resource)
+        if raw is None:
+            continue
+        value = _amount(resource, raw)
+        if queue.group_of(resource) is None:
+            issues.append(Issue(f"{path}.{resource}", (
+                f"team {entry.team!r}'s ClusterQueue has no {resource} quota (the catalog does not know the "
+                f"{resource} of every pool it lists), so Kueue would keep the workload pending: \"resource "
+                f"{resource} unavailable in ClusterQueue\"; leave `{resource}` out")))
+            continue
+        largest = max((p.host.get(resource, 0) for p in pools), default=0)
+        if value > largest:
+            issues.append(Issue(f"{path}.{resource}", f"{raw} per pod does not fit on one node of "
+                                f"{entry.pool or 'any pool of the team'} (at most {_written(resource, largest)})"))
+            continue
+        requests[resource] = value
+    return requests, issues
+
+
+def _written(resource: str, value: int) -> str:
+    """A Kueue amount as a user writes it: cpu in cores, memory in GiB when whole."""
+    if resource == "cpu":
+        return f"{value / 1000:g} cpu"
+    gib = value / 2**30
+    return f"{gib:g}Gi" if gib == int(gib) else f"{value} bytes"
 
 
 @dataclass(frozen=True)

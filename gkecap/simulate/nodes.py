@@ -4,7 +4,8 @@ One `PoolNodes` per pool without queued provisioning (a queued pool gives each w
 ProvisioningRequest: `engine`). Its nodes are shared by the pods of many workloads:
 
 - kube-scheduler binds each pending pod to a ready node with enough free units (the units a node advertises: GPUs,
-  TPU chips, MIG partitions times sharing clients). Pending pods are tried in kube-scheduler's queue order (higher
+  TPU chips, MIG partitions times sharing clients) and, for pods that request them, enough cpu and memory (the
+  machine type's, from the catalog: GKE's allocatable is somewhat less, its system reservations are not modelled). Pending pods are tried in kube-scheduler's queue order (higher
   priority first, then the earlier arrival: the PrioritySort plugin); a pod that does not fit does not block the
   others. Among the nodes that fit the simulator takes the oldest: kube-scheduler's default scoring
   (NodeResourcesFit, LeastAllocated) weighs only cpu and memory, which the simulated pods do not request, so every
@@ -41,6 +42,9 @@ class Delays:
     pod_start: float = DEFAULT_POD_START_SECONDS
 
 
+UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
+
+
 @dataclass(eq=False)
 class Node:
     capacity: int  # units
@@ -49,6 +53,8 @@ class Node:
     pods: int = 0
     empty_since: float | None = None  # ready and without pods since then
     seen_ready: bool = False  # the scheduler has had the chance to use it since it became ready
+    cpu: int = UNTRACKED  # free cpu (milli-units) and memory (bytes)
+    memory: int = UNTRACKED
 
 
 @dataclass(eq=False)
@@ -60,6 +66,8 @@ class _Claim:
     per_pod: int
     waiting: int
     bound: list[Node] = field(default_factory=list)
+    cpu: int = 0  # per pod
+    memory: int = 0
 
 
 class PoolNodes:
@@ -70,8 +78,10 @@ class PoolNodes:
     window); `autoscaled`: nodes come and go with pending pods (else they follow `obtainable`)."""
 
     def __init__(self, name: str, units_per_node: int, vms_per_node: int, obtainable: Callable[[float], int], *,
-                 autoscaled: bool, min_nodes: int, delays: Delays):
+                 autoscaled: bool, min_nodes: int, delays: Delays, host: dict[str, int] | None = None):
         self.name = name
+        # cpu and memory of one node, tracked only where a multi-host slice does not take whole nodes
+        self.host = (host or {}) if vms_per_node == 1 else {}
         self.vms = vms_per_node
         self.capacity = units_per_node * vms_per_node
         self.obtainable = obtainable
@@ -86,19 +96,24 @@ class PoolNodes:
         self.busy = 0
         self.samples: list[tuple[float, int, int, int]] = [(0.0, 0, 0, 0)]
         if autoscaled:
-            self.nodes = [Node(self.capacity, self.capacity, 0.0, empty_since=0.0) for _ in range(self.min_nodes)]
+            self.nodes = [self._node(0.0) for _ in range(self.min_nodes)]
 
     @property
     def whole_slices(self) -> bool:
         return self.vms > 1
 
+    def _node(self, ready_at: float) -> Node:
+        return Node(self.capacity, self.capacity, ready_at, empty_since=ready_at,
+                    cpu=self.host.get("cpu", UNTRACKED), memory=self.host.get("memory", UNTRACKED))
+
     # -- what the engine tells ------------------------------------------------------------------------------
 
-    def admit(self, name: str, pods: int, per_pod: int, order: tuple) -> None:
-        """Kueue admitted the workload: its pods are created and wait for nodes."""
+    def admit(self, name: str, pods: int, per_pod: int, order: tuple, host: dict[str, int] | None = None) -> None:
+        """Kueue admitted the workload: its pods are created and wait for nodes (`host`: cpu and memory per pod)."""
         if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
             pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
-        claim = _Claim(name, order, per_pod, pods)
+        host = host if self.host else {}
+        claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0))
         self.claims[name] = claim
         self.waiting[name] = claim
         self.dirty = True
@@ -111,6 +126,8 @@ class PoolNodes:
         self.waiting.pop(name, None)
         for node in claim.bound:
             node.free += claim.per_pod
+            node.cpu += claim.cpu
+            node.memory += claim.memory
             node.pods -= 1
             self.used -= claim.per_pod
             if node.pods == 0:
@@ -137,7 +154,7 @@ class PoolNodes:
             return started
         for claim in sorted(self.waiting.values(), key=lambda c: c.order):
             while claim.waiting:
-                node = self._fit(claim.per_pod, now)
+                node = self._fit(claim, now)
                 if node is None:
                     break
                 self._bind(claim, node)
@@ -157,9 +174,10 @@ class PoolNodes:
                       if n.empty_since is not None and n.empty_since + self.delays.scale_down > now]
         return min(times, default=None)
 
-    def _fit(self, units: int, now: float) -> Node | None:
+    def _fit(self, claim: _Claim, now: float) -> Node | None:
+        units, cpu, memory = claim.per_pod, claim.cpu, claim.memory
         for node in self.nodes:
-            if node.free >= units and node.ready_at <= now:
+            if node.free >= units and node.ready_at <= now and node.cpu >= cpu and node.memory >= memory:
                 return node
         return None
 
@@ -167,6 +185,8 @@ class PoolNodes:
         if node.pods == 0:
             self.busy += 1
         node.free -= claim.per_pod
+        node.cpu -= claim.cpu
+        node.memory -= claim.memory
         node.pods += 1
         node.empty_since = None
         self.used += claim.per_pod
@@ -177,8 +197,7 @@ class PoolNodes:
         if not self.autoscaled:
             target = self.obtainable(now) // self.vms
             if len(self.nodes) < target:
-                self.nodes += [Node(self.capacity, self.capacity, now, empty_since=now)
-                               for _ in range(target - len(self.nodes))]
+                self.nodes += [self._node(now) for _ in range(target - len(self.nodes))]
                 self.dirty = True
             elif len(self.nodes) > target:
                 # Only empty nodes go (the engine evicts a calendar pool's workloads at the end of its window).
@@ -200,21 +219,27 @@ class PoolNodes:
 
     def _scale_up(self, now: float) -> None:
         """The cluster autoscaler: pending pods go onto nodes still coming up, then onto new nodes."""
-        coming = [n.free for n in self.nodes if n.ready_at > now]
-        new: list[int] = []
+        # What each node coming up has left, as (units, cpu, memory); units alone while no pod requests the others.
+        waiting = sorted(self.waiting.values(), key=lambda c: c.order)
+        dimensions = 3 if any(c.cpu or c.memory for c in waiting) else 1
+        coming = [(n.free, n.cpu, n.memory)[:dimensions] for n in self.nodes if n.ready_at > now]
+        new: list[tuple[int, ...]] = []
         room = self.obtainable(now) // self.vms - len(self.nodes)
-        for claim in sorted(self.waiting.values(), key=lambda c: c.order):
+        fresh = self._node(0.0)
+        empty = (fresh.free, fresh.cpu, fresh.memory)[:dimensions]
+        for claim in waiting:
+            need = (claim.per_pod, claim.cpu, claim.memory)[:dimensions]
             for _ in range(claim.waiting):
                 for space in (coming, new):
-                    slot = next((i for i, free in enumerate(space) if free >= claim.per_pod), None)
+                    slot = next((i for i, free in enumerate(space) if all(f >= n for f, n in zip(free, need))), None)
                     if slot is not None:
-                        space[slot] -= claim.per_pod
+                        space[slot] = tuple(f - n for f, n in zip(space[slot], need))
                         break
                 else:
-                    if len(new) < room:
-                        new.append(self.capacity - claim.per_pod)
+                    if len(new) < room and all(f >= n for f, n in zip(empty, need)):
+                        new.append(tuple(f - n for f, n in zip(empty, need)))
         ready = now + self.delays.provisioning
-        self.nodes += [Node(self.capacity, self.capacity, ready, empty_since=ready) for _ in new]
+        self.nodes += [self._node(ready) for _ in new]
 
     def _sample(self, now: float) -> None:
         ready = sum(1 for n in self.nodes if n.ready_at <= now) * self.vms

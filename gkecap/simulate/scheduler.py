@@ -18,7 +18,8 @@ import bisect
 from dataclasses import dataclass, field
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
-from gkecap.simulate.flavor_assigner import NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.partial_admission import search
 from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
 from gkecap.simulate.quota_tree import (
     Cohort,
@@ -373,11 +374,12 @@ class Scheduler:
             return Entry(w, queue, cached[1], list(cached[2]))
         reads = StateReads()
         with cluster.tentative():
-            assignment = assign_flavors(cluster, w, now, reads, resume)
-            targets = []
-            if assignment.mode == PREEMPT:
-                targets = get_targets(PreemptionContext(
-                    cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+            assignment, targets = self._assignment(w, now, reads, resume)
+            if assignment.mode != FIT and not targets and w.can_be_partially_admitted():
+                # getInitialAssignments: fewer pods, down to minCount, when all of them neither fit nor find targets
+                partial = search(w.pod_sets, lambda counts: self._assignment(w, now, reads, resume, counts, True))
+                if partial is not None:
+                    assignment, targets = partial
         entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
             self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert, resume)
@@ -385,6 +387,19 @@ class Scheduler:
             for key in (*reads.frs, *map(id, reads.nodes)):
                 readers.setdefault(key, set()).add(w.name)
         return entry
+
+    def _assignment(self, w: Workload, now: float, reads: StateReads, resume, counts: list[int] | None = None,
+                    accepted_only: bool = False) -> tuple[Assignment, list[Target]] | None:
+        """A flavor assignment of `counts` pods (all: None) and its preemption targets; with `accepted_only`, None
+        unless it fits or found targets (the partial-admission search's test)."""
+        assignment = assign_flavors(self.cluster, w, now, reads, resume, counts)
+        targets = []
+        if assignment.mode == PREEMPT:
+            targets = get_targets(PreemptionContext(
+                self.cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        if accepted_only and assignment.mode != FIT and not targets:
+            return None
+        return assignment, targets
 
     def _lasting_change(self, frs: list[FlavorResource], nodes: list[QuotaNode]) -> None:
         """Drop the nominations that read what an admission or eviction changed (Cluster.listeners)."""
@@ -465,6 +480,7 @@ class Scheduler:
             reserved.append((entry.queue, usage))
             entry.status = "preempting"
             return
+        entry.workload.counts = entry.assignment.counts
         entry.workload.flavors = entry.assignment.flavors()
         self.cluster.add_workload(entry.workload)
         entry.status = "admitted"
@@ -617,4 +633,5 @@ def evict(cluster: Cluster, workload: Workload) -> None:
     if workload.name in cluster.queues[workload.cluster_queue].workloads:
         cluster.remove_workload(workload)
     workload.flavors = None
+    workload.counts = None
     workload.reserved_at = None

@@ -19,6 +19,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
+
 from gkecap.components.issues import InvalidInput, Issue
 from gkecap.components.spec.errors import translate_validation_error
 from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
@@ -72,6 +74,23 @@ def _timestamp(value: Any) -> Any:
 
 
 Duration = Annotated[float, BeforeValidator(parse_duration)]
+QUANTITY_HINT = "a Kubernetes quantity such as 500m, 8, 64Gi or 1.5Ti"
+
+
+def _quantity(value: Any) -> Any:
+    """A pod's cpu or memory request as Kubernetes writes it (`8`, `500m`, `64Gi`), above zero; kept as written."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}")
+    try:
+        amount = parse_quantity(value).value
+    except (QuantityError, ValueError):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}") from None
+    if not amount > 0:
+        raise ValueError(f"{value!r} is not above zero; write {QUANTITY_HINT}")
+    return value
+
+
+Quantity = Annotated[int | float | str, BeforeValidator(_quantity)]
 
 
 class _Strict(BaseModel):
@@ -95,6 +114,12 @@ class WorkloadEntry(_Strict):
     every: Duration = 0.0
     # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
     queue_label: StrictBool = Field(True, alias="queueLabel")
+    # Kueue's PodSet.minCount (partial admission): Kueue may admit as few pods as this when all do not fit
+    min_pods: StrictInt | None = Field(None, alias="minPods", ge=1, le=_COUNT_LIMIT)
+    # What each pod requests besides its accelerators, counted against the queue's cpu and memory quota and the
+    # room on a node (the ClusterQueues gkecap emits cover both, pro rata of the pools' machines).
+    cpu: Quantity | None = None
+    memory: Quantity | None = None
 
 
 class CapacityEntry(_Strict):
@@ -174,6 +199,10 @@ def load_workloads_file(path: Path, *, now: datetime | None = None) -> Workloads
     for i, entry in enumerate(parsed.capacity):
         if entry.until <= entry.start:
             issues.append(Issue(f"capacity[{i}].until", "must be after `from`"))
+    for i, entry in enumerate(parsed.workloads):
+        if entry.min_pods is not None and entry.min_pods > entry.pods:
+            issues.append(Issue(f"workloads[{i}].minPods", f"{entry.min_pods} is more than its {entry.pods} pods; "
+                                "Kueue's minCount is at most the pod count"))
     total = sum(entry.count for entry in parsed.workloads)
     if total > MAX_WORKLOADS:
         issues.append(_too_many(total))
