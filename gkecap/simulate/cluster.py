@@ -1,7 +1,7 @@
 """The simulator's direct description of a Kueue cluster: ResourceFlavors, ClusterQueues and Cohorts as a quota
 tree, and Workloads with their pod sets, priority and (once admitted) flavors. Pure.
 
-This is the API below the environment-derived one (`gkecap.simulate.from_objects` builds it from the objects
+This is the API below the environment-derived one (`gkecap.simulate.environment.cluster_from_objects` builds it from the objects
 `gkecap plan` emits): Kueue's own scheduler tests are transcribed against it.
 """
 

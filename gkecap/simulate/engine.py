@@ -145,13 +145,16 @@ class Simulation:
         self.pods_ready = pods_ready
         # Pools whose nodes are shared by the pods of many workloads (every pool but the queued ones).
         self.placement = {name: PoolNodes(name, p.units_per_node, p.node_unit, p.nodes_at, autoscaled=p.autoscaled,
-                                          min_nodes=p.min_nodes, delays=delays, host=p.host)
+                                          min_nodes=p.min_nodes, delays=delays, host=p.host, layout=p.layout)
                           for name, p in self.pools.items() if not p.queued}
         self.wakeups: set[tuple[float, str]] = set()
         self.queued_samples: dict[str, list[tuple[float, int, int, int]]] = {
             name: [(0.0, 0, 0, 0)] for name, p in self.pools.items() if p.queued}
         self.queued_units = {name: 0 for name in self.queued_samples}
         self.scheduler = Scheduler(cluster, preserve_scan_progress=preserve_scan_progress)
+        self.topology_requests = any(p.topology is not None for p in planned)
+        if self.topology_requests:
+            self.scheduler.topology_fits = self._topology_fits
         self.retry_limit, self.backoff_base, self.backoff_max = retry
         self.start_iso = start_iso
         self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators,
@@ -252,9 +255,30 @@ class Simulation:
 
     def _on_capacity(self, pool: str, token: int) -> None:
         """What the pool can have changes: nothing for Kueue's quota; the settle that follows starts workloads that
-        wait for nodes."""
+        wait for nodes (and, on a topology-aware pool, lets those that waited for a domain try again)."""
         if pool in self.placement:
             self.placement[pool].touch()
+        self._topology_changed(pool)
+
+    def _topology_fits(self, w: Workload, assignment) -> str | None:
+        """Scheduler.topology_fits: for a workload with a topology request, "" when TAS places its pods on its
+        flavor's nodes now, else why not; None for the others."""
+        topology = self.states[w.name].planned.topology
+        if topology is None:
+            return None
+        planned = self.states[w.name].planned
+        pool = next(f for r, f in assignment.flavors()[0].items() if r not in HOST_RESOURCES)
+        pods = assignment.counts[0] if assignment.counts else planned.pods
+        if self.placement[pool].topology_placement(pods, planned.per_pod, planned.host, topology, self.now):
+            return ""
+        how = "one" if topology.required else "the fewest"
+        return f"topology: {pool} has no room now for its {pods} pods in {how} {topology.level}"
+
+    def _topology_changed(self, pool: str | None) -> None:
+        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again
+        (Kueue's TAS cache sends them back to their queues as nodes and pods change)."""
+        if self.topology_requests and pool is not None and self.pools[pool].topology_aware:
+            self.scheduler.requeue_inadmissible()
 
     def _on_nodes(self, pool: str, token: int) -> None:
         """Nodes of an autoscaled pool come up, or an empty one is due to be removed."""
@@ -349,7 +373,7 @@ class Simulation:
         if nodes is not None:
             w = state.planned.workload
             nodes.admit(name, state.pods, state.planned.per_pod, (-w.priority, self.now, w.seq),
-                        host=state.planned.host)
+                        host=state.planned.host, topology=state.planned.topology)
             if self.pods_ready is not None:
                 self._push(self.now + self.pods_ready.timeout, "pods-ready", name, state.token)
 
@@ -482,6 +506,7 @@ class Simulation:
             self.placement[state.pool].release(w.name, self.now)
         state.token += 1
         self.reserved.pop(w.name, None)
+        self._topology_changed(state.pool)
         if w.flavors is not None:
             pool = state.pool
             evict(self.cluster, w)

@@ -19,7 +19,7 @@ from typing import Iterable, Mapping
 
 from gkecap.components.k8s.quantity import parse_quantity
 from gkecap.components.kubernetes_objects.admission_policy import policy_name
-from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
+from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY, uses_topology
 from gkecap.components.k8s.duration import parse_duration as parse_go_duration
 from gkecap.components.kubernetes_objects.kueue_chart import install_args
 from gkecap.components.kueue_api.releases import parse_kueue_release
@@ -36,7 +36,8 @@ from gkecap.simulate.cluster import (
     Workload,
 )
 from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
-from gkecap.simulate.nodes import Delays
+from gkecap.simulate.timing import Delays
+from gkecap.simulate.topology import Layout, TopologyRequest
 from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, parse_duration
 from gkecap.components.issues import Issue
 
@@ -152,6 +153,10 @@ class PoolCapacity:
     # What one VM offers pods besides its accelerators, in Kueue units (cpu in milli-units, memory in bytes): the
     # machine type's vCPUs and memory from the catalog, as the ClusterQueues' pro-rata quota; {} when unknown.
     host: dict[str, int] = field(default_factory=dict)
+    # Topology-aware (its flavor names the gke-default Topology) and which of its nodes share a block and sub-block
+    # (the workloads file's `layout`; without one, all of them: the most a required level can hope for).
+    topology_aware: bool = False
+    layout: Layout | None = None
 
     @property
     def autoscaled(self) -> bool:
@@ -184,7 +189,12 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
             pool.name, pool.capacity, pool.resource_name, pool.units_per_node or pool.accelerators_per_node,
             pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
             queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool),
-            host={r: _amount(r, pool.node_resources[r]) for r in HOST_RESOURCES if r in pool.node_resources})
+            host={r: _amount(r, pool.node_resources[r]) for r in HOST_RESOURCES if r in pool.node_resources},
+            topology_aware=uses_topology(pool, model.kueue.topology_aware_scheduling))
+        if capacity.topology_aware:
+            layout = next((e for e in workloads.layout if e.pool == pool.name), None)
+            capacity.layout = Layout(layout.nodes_per_block, layout.nodes_per_subblock) if layout else \
+                Layout(max(1, pool.max_nodes), max(1, pool.max_nodes))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
             capacity.steps = _calendar_steps(pool, start)
@@ -249,6 +259,7 @@ class PlannedWorkload:
     resource: str
     pods: int = 1
     host: dict[str, int] = field(default_factory=dict)  # per pod: cpu (milli-units), memory (bytes) requested
+    topology: TopologyRequest | None = None
 
     @property
     def per_pod(self) -> int:
@@ -329,6 +340,13 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
         if host_issues:
             issues.extend(host_issues)
             continue
+        topology = None
+        if entry.topology is not None:
+            topology = TopologyRequest(entry.topology.level(), entry.topology.required is not None)  # type: ignore[arg-type]
+            refused = _topology_refusal([pools[p] for p in candidates])
+            if refused:
+                issues.append(Issue(f"{path}.topology", refused))
+                continue
         if entry.name in names:
             issues.append(Issue(f"{path}.name", f"{entry.name!r} is also workloads[{names[entry.name]}]; names must be unique"))
             continue
@@ -343,7 +361,14 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
                                 timestamp=submit)
             workload.seq = len(result)
             result.append(PlannedWorkload(workload, entry.team, submit, entry.duration,
-                                          entry.pods * entry.accelerators, kinds[0], entry.pods, host))
+                                          entry.pods * entry.accelerators, kinds[0], entry.pods, host, topology))
+    for i, layout in enumerate(workloads.layout):
+        pool = pools.get(layout.pool)
+        if pool is None:
+            issues.append(Issue(f"layout[{i}].pool", f"{layout.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
+        elif not pool.topology_aware or pool.queued:
+            issues.append(Issue(f"layout[{i}].pool", f"{layout.pool!r} is not a topology-aware reservation or calendar "
+                                f"pool; {_topology_refusal([pool])}"))
     for i, entry in enumerate(workloads.capacity):
         pool = pools.get(entry.pool)
         if pool is None:
@@ -381,6 +406,20 @@ def _host_requests(entry, path: str, queue: ClusterQueue, pools: list[PoolCapaci
             continue
         requests[resource] = value
     return requests, issues
+
+
+def _topology_refusal(pools: list[PoolCapacity]) -> str:
+    """Why a topology request cannot be simulated on these pools ("" when it can): Kueue gives a pod set with one
+    only a topology-aware flavor (checkFlavorForPodSets); the simulator places such pods on the fixed nodes of
+    reservation and calendar pools (a queued pool's VMs come from its ProvisioningRequest, not modelled with TAS)."""
+    names = ", ".join(p.name for p in pools)
+    if not all(p.topology_aware for p in pools):
+        return (f"{names}: a topology request needs topology-aware pools (kueue.topologyAwareScheduling on, and GPU "
+                "machines whose nodes carry GKE's topology labels on reserved or queued capacity); name such a `pool`")
+    if any(p.queued for p in pools):
+        return (f"{names}: topology-aware placement on queued (ProvisioningRequest) pools is not simulated; it is on "
+                "reservation and calendar pools")
+    return ""
 
 
 def _written(resource: str, value: int) -> str:
@@ -430,12 +469,8 @@ def preserves_scan_progress(model: CapacityModel) -> bool:
 
 
 def delays(workloads: WorkloadsFile) -> Delays:
-    """The documented default delays (gkecap.simulate.nodes), with the workloads file's overrides."""
-    given = workloads.delays
-    default = Delays()
-    return Delays(default.provisioning if given.provisioning is None else given.provisioning,
-                  default.scale_down if given.scale_down is None else given.scale_down,
-                  default.pod_start if given.pod_start is None else given.pod_start)
+    """The documented default delays (gkecap.simulate.timing), with the workloads file's overrides."""
+    return Delays().overridden(workloads.delays)
 
 
 def provisioning_retry() -> tuple[int, float, float]:

@@ -26,20 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
-# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
-# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
-DEFAULT_PROVISIONING_SECONDS = 240.0
-DEFAULT_SCALE_DOWN_SECONDS = 600.0
-# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
-DEFAULT_POD_START_SECONDS = 0.0
-
-
-@dataclass(frozen=True)
-class Delays:
-    provisioning: float = DEFAULT_PROVISIONING_SECONDS
-    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
-    pod_start: float = DEFAULT_POD_START_SECONDS
+from gkecap.simulate.timing import (  # noqa: F401  (the node delays' defaults, re-exported where they apply)
+    DEFAULT_POD_START_SECONDS, DEFAULT_PROVISIONING_SECONDS, DEFAULT_SCALE_DOWN_SECONDS, Delays,
+)
+from gkecap.simulate.topology import Layout, TopologyRequest, place
 
 
 UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
@@ -55,6 +45,7 @@ class Node:
     seen_ready: bool = False  # the scheduler has had the chance to use it since it became ready
     cpu: int = UNTRACKED  # free cpu (milli-units) and memory (bytes)
     memory: int = UNTRACKED
+    slot: int = 0  # its place in the pool's layout (topology-aware pools)
 
 
 @dataclass(eq=False)
@@ -68,6 +59,7 @@ class _Claim:
     bound: list[Node] = field(default_factory=list)
     cpu: int = 0  # per pod
     memory: int = 0
+    topology: TopologyRequest | None = None  # all its pods are bound together, in the domains TAS chooses
 
 
 class PoolNodes:
@@ -78,8 +70,10 @@ class PoolNodes:
     window); `autoscaled`: nodes come and go with pending pods (else they follow `obtainable`)."""
 
     def __init__(self, name: str, units_per_node: int, vms_per_node: int, obtainable: Callable[[float], int], *,
-                 autoscaled: bool, min_nodes: int, delays: Delays, host: dict[str, int] | None = None):
+                 autoscaled: bool, min_nodes: int, delays: Delays, host: dict[str, int] | None = None,
+                 layout: Layout | None = None):
         self.name = name
+        self.layout = layout
         # cpu and memory of one node, tracked only where a multi-host slice does not take whole nodes
         self.host = (host or {}) if vms_per_node == 1 else {}
         self.vms = vms_per_node
@@ -96,24 +90,48 @@ class PoolNodes:
         self.busy = 0
         self.samples: list[tuple[float, int, int, int]] = [(0.0, 0, 0, 0)]
         if autoscaled:
-            self.nodes = [self._node(0.0) for _ in range(self.min_nodes)]
+            self._add_nodes(self.min_nodes, 0.0)
 
     @property
     def whole_slices(self) -> bool:
         return self.vms > 1
 
     def _node(self, ready_at: float) -> Node:
+        slot = 0
+        if self.layout is not None:  # the first place of the layout no node holds
+            taken = {n.slot for n in self.nodes}
+            slot = next(i for i in range(len(self.nodes) + 1) if i not in taken)
         return Node(self.capacity, self.capacity, ready_at, empty_since=ready_at,
-                    cpu=self.host.get("cpu", UNTRACKED), memory=self.host.get("memory", UNTRACKED))
+                    cpu=self.host.get("cpu", UNTRACKED), memory=self.host.get("memory", UNTRACKED), slot=slot)
+
+    def _add_nodes(self, count: int, ready_at: float) -> None:
+        for _ in range(count):  # one by one: each takes the first free place of the layout
+            self.nodes.append(self._node(ready_at))
+
+    def topology_placement(self, pods: int, per_pod: int, host: dict[str, int], request: TopologyRequest,
+                           now: float) -> dict[Node, int] | None:
+        """Where Kueue's TAS puts `pods` pods on the ready nodes now (gkecap.simulate.topology.place), None when the
+        request cannot be met."""
+        ready = [n for n in self.nodes if n.ready_at <= now]
+        cpu, memory = (host.get("cpu", 0), host.get("memory", 0)) if self.host else (0, 0)
+        fits = [min(n.free // per_pod if per_pod else pods, n.cpu // cpu if cpu else pods,
+                    n.memory // memory if memory else pods) for n in ready]
+        layout = self.layout
+        paths = [layout.path(n.slot) for n in ready] if layout else [(0, 0, i, i) for i in range(len(ready))]
+        chosen = place(paths, fits, pods, request.index, request.required)
+        return None if chosen is None else {ready[i]: count for i, count in chosen.items()}
 
     # -- what the engine tells ------------------------------------------------------------------------------
 
-    def admit(self, name: str, pods: int, per_pod: int, order: tuple, host: dict[str, int] | None = None) -> None:
-        """Kueue admitted the workload: its pods are created and wait for nodes (`host`: cpu and memory per pod)."""
+    def admit(self, name: str, pods: int, per_pod: int, order: tuple, host: dict[str, int] | None = None,
+              topology: TopologyRequest | None = None) -> None:
+        """Kueue admitted the workload: its pods are created and wait for nodes (`host`: cpu and memory per pod;
+        `topology`: placed all at once where TAS puts them)."""
         if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
             pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
         host = host if self.host else {}
-        claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0))
+        claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0),
+                       topology=topology if not self.whole_slices else None)
         self.claims[name] = claim
         self.waiting[name] = claim
         self.dirty = True
@@ -153,7 +171,13 @@ class PoolNodes:
         if not self.waiting:
             return started
         for claim in sorted(self.waiting.values(), key=lambda c: c.order):
-            while claim.waiting:
+            if claim.topology is not None:
+                placement = self.topology_placement(claim.waiting, claim.per_pod,
+                                                    {"cpu": claim.cpu, "memory": claim.memory}, claim.topology, now)
+                for node, count in (placement or {}).items():
+                    for _ in range(count):
+                        self._bind(claim, node)
+            while claim.waiting and claim.topology is None:
                 node = self._fit(claim, now)
                 if node is None:
                     break
@@ -197,7 +221,7 @@ class PoolNodes:
         if not self.autoscaled:
             target = self.obtainable(now) // self.vms
             if len(self.nodes) < target:
-                self.nodes += [self._node(now) for _ in range(target - len(self.nodes))]
+                self._add_nodes(target - len(self.nodes), now)
                 self.dirty = True
             elif len(self.nodes) > target:
                 # Only empty nodes go (the engine evicts a calendar pool's workloads at the end of its window).
@@ -239,7 +263,7 @@ class PoolNodes:
                     if len(new) < room and all(f >= n for f, n in zip(empty, need)):
                         new.append(tuple(f - n for f, n in zip(empty, need)))
         ready = now + self.delays.provisioning
-        self.nodes += [self._node(ready) for _ in new]
+        self._add_nodes(len(new), ready)
 
     def _sample(self, now: float) -> None:
         ready = sum(1 for n in self.nodes if n.ready_at <= now) * self.vms

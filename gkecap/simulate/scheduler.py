@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Callable
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
 from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
@@ -185,6 +186,9 @@ class Scheduler:
         # (their LastAssignment, gkecap.simulate.scan_progress), with the workload it was recorded for.
         self.scheduling_cycle = 0
         self._scan: dict[str, tuple[Workload, ScanProgress]] = {}
+        # Topology-aware scheduling: (workload, an assignment that fits its quota) -> None when the workload asks
+        # for no topology, "" when its pods can be placed now, else why not (the engine asks its pools' nodes).
+        self.topology_fits: Callable[[Workload, Assignment], str | None] | None = None
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
         # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
         # order, which is the order of a cycle's entries.
@@ -393,6 +397,15 @@ class Scheduler:
         """A flavor assignment of `counts` pods (all: None) and its preemption targets; with `accepted_only`, None
         unless it fits or found targets (the partial-admission search's test)."""
         assignment = assign_flavors(self.cluster, w, now, reads, resume, counts)
+        if self.topology_fits is not None and assignment.mode == FIT:
+            refused = self.topology_fits(w, assignment)
+            if refused is not None:
+                reads.cacheable = False  # the answer depends on the nodes, which nominations do not track
+            if refused:
+                # Kueue: the quota fits, the topology does not (Preempt, or NoFit when even an empty pool would
+                # not hold it); TAS-aware preemption is not modelled, so it waits like a workload that cannot fit.
+                assignment.no_fit = True
+                assignment.reasons.append(refused)
         targets = []
         if assignment.mode == PREEMPT:
             targets = get_targets(PreemptionContext(
