@@ -26,6 +26,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 
 import base64
 import re
+from dataclasses import replace
 from datetime import timezone
 from typing import Any, NotRequired, Optional, TypedDict
 
@@ -41,7 +42,7 @@ from gkecap.components.kueue import KueueInstall, KueueObjects
 from gkecap.components.kubernetes_objects.build import objects_of_kind
 from gkecap.components.kubernetes_objects.derived import DerivedEnvironment, offered, taken
 from gkecap.components.model import CapacityModel, PoolPlan
-from gkecap.components.node_pool import AcceleratorNodePool, pool_args
+from gkecap.components.node_pool import AcceleratorNodePool
 from gkecap.components.reservation import CalendarReservation
 from gkecap.components.issues import InvalidInput, under
 from gkecap.components.spec import EnvironmentSpec, SpecError, load_environment
@@ -154,10 +155,7 @@ class Environment(pulumi.ComponentResource):
 
         # With workers the pools run on the workers (each its own Environment, below); the manager has none.
         self.node_pools: dict[str, AcceleratorNodePool] = {
-            pool.name: AcceleratorNodePool(
-                pool.name, self._pool_args(pool, project, service_account), opts=child  # type: ignore[arg-type]
-            )
-            for pool in model.pools if not model.workers
+            pool.name: self._node_pool(pool, project, service_account, child) for pool in model.pools if not model.workers
         }
         self.worker_environments: dict[str, "Environment"] = {}
         for worker_name, worker in derived.workers.items():
@@ -183,7 +181,7 @@ class Environment(pulumi.ComponentResource):
             self.kubeconfig_secrets[worker_name] = self._worker_kubeconfig_secret(worker_name, environment, depends)
             depends.append(environment.kueue_objects)
         depends += list(self.kubeconfig_secrets.values())
-        self.kueue_objects = KueueObjects(
+        self.kueue_objects: KueueObjects = KueueObjects(
             f"{prefix}kueue-objects",
             {"objects": objects},
             opts=pulumi.ResourceOptions.merge(k8s_child, pulumi.ResourceOptions(depends_on=depends)),
@@ -249,7 +247,7 @@ class Environment(pulumi.ComponentResource):
         assert token_secret is not None
         token = token_secret.data.apply(_token_of)
         cluster = environment.cluster
-        kubeconfig = pulumi.Output.secret(pulumi.Output.all(cluster.endpoint, cluster.cluster_ca_certificate, token)
+        kubeconfig: pulumi.Output[str] = pulumi.Output.secret(pulumi.Output.all(cluster.endpoint, cluster.cluster_ca_certificate, token)
                                           .apply(lambda v: worker_kubeconfig(worker, *v)))
         namespace = self.kueue_install.namespace if self.kueue_install is not None else KUEUE_NAMESPACE
         return k8s.core.v1.Secret(
@@ -279,16 +277,17 @@ class Environment(pulumi.ComponentResource):
             )
         return account.email
 
-    def _pool_args(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str]) -> dict[str, Any]:
-        """The pool's request as AcceleratorNodePool arguments; a calendar pool names its CalendarReservation's
-        output, so the node pool waits for the reservation."""
-        args = pool_args(pool.request)
-        args.update(cluster=self.cluster.name, location=self.cluster.location, service_account=service_account)
-        if project is not None:
-            args["project"] = project
-        if pool.capacity == "calendar" and pool.reservation_name in self.reservations:
-            args["reservation"]["name"] = self.reservations[pool.reservation_name].reservation_name
-        return args
+    def _node_pool(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str],
+                   opts: pulumi.ResourceOptions) -> AcceleratorNodePool:
+        """The pool's AcceleratorNodePool from its plan (request and node pools as checked and derived); a calendar
+        pool names its CalendarReservation's output, so the node pool waits for the reservation."""
+        request = pool.request
+        if pool.capacity == "calendar" and pool.reservation_name in self.reservations and request.reservation:
+            waited = self.reservations[pool.reservation_name].reservation_name
+            request = replace(request, reservation=replace(request.reservation, name=waited))  # type: ignore[arg-type]
+        return AcceleratorNodePool.of_plan(request, pool.node_pools, cluster=self.cluster.name,
+                                           location=self.cluster.location, service_account=service_account,
+                                           project=project, opts=opts)
 
 
 def _derived(args: EnvironmentArgs) -> DerivedEnvironment:

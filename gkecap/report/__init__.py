@@ -84,26 +84,19 @@ def _write(path: Path, text: str, root: Path) -> Path:
     return write_text_atomic(path, text, root=root)
 
 
-WORKERS_DIR = "workers"  # manifests/workers/<worker>/: a MultiKueue worker's objects (manifests/ is the manager's)
-
-
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
+    """Every cluster's GitOps unit (`gkecap.manifests.write_environment_manifests`, as `gkecap manifests` writes)."""
     from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
-    from gkecap.manifests import write_manifests
+    from gkecap.manifests import write_environment_manifests
 
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
     # The plan's own environment (its objects built once, by the program's Environment), unless another model is
-    # written; MultiKueue: each worker's objects beside the manager's.
+    # written.
     derived = getattr(result, "derived", None)
     if derived is None or derived.model is not model:
         derived = DerivedEnvironment(getattr(result, "spec", None), model=model)  # type: ignore[arg-type]
-    environments = [(directory, derived)]
-    if model.workers and derived.spec is not None:
-        environments += [(directory / WORKERS_DIR / name, worker) for name, worker in derived.workers.items()]
-    for folder, environment in environments:
-        write_manifests(environment.objects, folder, kueue_version=environment.model.kueue.version, source=source,
-                        install=environment.install, gitops=True)
+    write_environment_manifests(derived, directory, source=source)
     return directory
 
 

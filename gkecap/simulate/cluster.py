@@ -1,7 +1,7 @@
 """The simulator's direct description of a Kueue cluster: ResourceFlavors, ClusterQueues and Cohorts as a quota
 tree, and Workloads with their pod sets, priority and (once admitted) flavors. Pure.
 
-This is the API below the environment-derived one (`gkecap.simulate.from_objects` builds it from the objects
+This is the API below the environment-derived one (`gkecap.simulate.environment.cluster_from_objects` builds it from the objects
 `gkecap plan` emits): Kueue's own scheduler tests are transcribed against it.
 """
 
@@ -229,9 +229,9 @@ class Cluster:
             queue = self.queues[queue_name]
             queue.parent = self._cohort(cohort)
             queue.parent.child_queues.append(queue)
-        for cohort in self.cohorts.values():
-            if cohort.parent is None:
-                compute_subtree(cohort)
+        for node in self.cohorts.values():
+            if node.parent is None:
+                compute_subtree(node)
         for queue in self.queues.values():
             if queue.parent is None:
                 queue.subtree_quota = {fr: q.nominal for fr, q in queue.quotas.items()}

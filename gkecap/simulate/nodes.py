@@ -26,22 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gkecap.simulate.timing import (  # noqa: F401  (the node delays' defaults, re-exported where they apply)
+    DEFAULT_POD_START_SECONDS, DEFAULT_PROVISIONING_SECONDS, DEFAULT_SCALE_DOWN_SECONDS, Delays,
+)
 from gkecap.simulate.topology import Layout, TopologyRequest, place
-
-# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
-# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
-# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
-DEFAULT_PROVISIONING_SECONDS = 240.0
-DEFAULT_SCALE_DOWN_SECONDS = 600.0
-# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
-DEFAULT_POD_START_SECONDS = 0.0
-
-
-@dataclass(frozen=True)
-class Delays:
-    provisioning: float = DEFAULT_PROVISIONING_SECONDS
-    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
-    pod_start: float = DEFAULT_POD_START_SECONDS
 
 
 UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
@@ -141,7 +129,7 @@ class PoolNodes:
         `topology`: placed all at once where TAS puts them)."""
         if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
             pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
-        host = host if self.host else {}
+        host = (host or {}) if self.host else {}
         claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0),
                        topology=topology if not self.whole_slices else None)
         self.claims[name] = claim
@@ -190,10 +178,10 @@ class PoolNodes:
                     for _ in range(count):
                         self._bind(claim, node)
             while claim.waiting and claim.topology is None:
-                node = self._fit(claim, now)
-                if node is None:
+                fitted = self._fit(claim, now)
+                if fitted is None:
                     break
-                self._bind(claim, node)
+                self._bind(claim, fitted)
             if not claim.waiting:
                 del self.waiting[claim.name]
                 started.append(claim.name)

@@ -11,8 +11,6 @@ of all entries together at most `MAX_WORKLOADS`. Checks against the environment 
 
 from __future__ import annotations
 
-import math
-import re
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,13 +20,11 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 
 from gkecap.components.issues import InvalidInput, Issue
+from gkecap.components.k8s.duration import parse_short_duration
 from gkecap.components.spec.errors import translate_validation_error
-from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
-from gkecap.simulate.timing import EvictionDelays
+from gkecap.components.spec.user_files import UserFileError, parse_yaml, read_text
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(s|m|h|d)")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-DURATION_HINT = "a duration such as 90s, 15m, 4h or 2d (or a number of seconds)"
+DURATION_EXAMPLE = "e.g. 90s, 15m, 4h or 2d, or a number of seconds"
 MAX_SECONDS = 10 * 365 * 86400  # a time in a scenario: ten years is beyond any capacity plan
 # Workloads a file may submit in all (entries times `count`): the simulator replays every one through Kueue's
 # scheduling cycle, and 4,000 copies took 25 s on one core (measured, issue 25); `--timeout` bounds the rest.
@@ -41,26 +37,8 @@ class WorkloadsFileError(InvalidInput):
 
 
 def parse_duration(value: Any) -> float:
-    """Seconds of `90s`, `15m`, `4h`, `2d` or a plain number of seconds."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not {DURATION_HINT}")
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a finite number; write {DURATION_HINT}")
-        if value < 0:
-            raise ValueError(f"{value!r} is negative; write {DURATION_HINT}")
-        return _bounded(float(value), value)
-    if isinstance(value, str):
-        match = _DURATION.fullmatch(value.strip())
-        if match:
-            return _bounded(float(match[1]) * _UNIT_SECONDS[match[2]], value)
-    raise ValueError(f"{value!r} is not {DURATION_HINT}")
-
-
-def _bounded(seconds: float, written: Any) -> float:
-    if not seconds <= MAX_SECONDS:
-        raise ValueError(f"{written!r} is too long; at most {MAX_SECONDS // 86400} days ({MAX_SECONDS} s)")
-    return seconds
+    """Seconds of `90s`, `15m`, `4h`, `2d` or a plain number of seconds, at most `MAX_SECONDS`."""
+    return parse_short_duration(value, example=DURATION_EXAMPLE, maximum=MAX_SECONDS)
 
 
 def _timestamp(value: Any) -> Any:
@@ -184,14 +162,6 @@ class WorkloadsFile(_Strict):
     layout: list[LayoutEntry] = Field(default_factory=list)
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
-    def eviction_delays(self) -> EvictionDelays:
-        """The documented defaults of the eviction delays, with the file's overrides."""
-        defaults = EvictionDelays()
-        return EvictionDelays(
-            defaults.termination if self.delays.termination is None else self.delays.termination,
-            defaults.requeue if self.delays.requeue is None else self.delays.requeue,
-            defaults.release if self.delays.release is None else self.delays.release)
-
 
 def _too_many(total: int) -> Issue:
     return Issue("workloads", f"{total:,} workloads in all (entries times their `count`); at most {MAX_WORKLOADS:,} "
@@ -201,23 +171,11 @@ def _too_many(total: int) -> Issue:
 def load_workloads_file(path: Path, *, now: datetime | None = None) -> WorkloadsFile:
     """Parse and validate the file's shape; WorkloadsFileError names every problem with its YAML path."""
     where = str(path)
-    try:
-        with path.open("rb") as stream:  # bounded: a device or a pipe may never end
-            raw = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise WorkloadsFileError([Issue("", f"cannot read {where}: {exc.strerror}")], subject=where) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise WorkloadsFileError([Issue("", f"larger than {MAX_FILE_BYTES // 2**20} MiB; a workloads file lists at most "
-                                            f"{MAX_WORKLOADS:,} workloads")], subject=where)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise WorkloadsFileError([Issue("", f"not UTF-8 text (byte {exc.start}: {exc.reason})")], subject=where) from None
-    try:
-        data = load_yaml(text)  # as strict as an environment file: duplicate keys, aliases, nesting
-    except YamlInputError as exc:
-        line = f" (line {exc.line})" if exc.line is not None else ""
-        raise WorkloadsFileError([Issue("", f"not valid YAML{line}: {exc.problem}")], subject=where) from None
+    try:  # bounded: a device or a pipe may never end
+        data = parse_yaml(read_text(path, max_bytes=MAX_FILE_BYTES,
+                                    limit_note=f"; a workloads file lists at most {MAX_WORKLOADS:,} workloads"))
+    except UserFileError as exc:  # as strict as an environment file: duplicate keys, aliases, nesting
+        raise WorkloadsFileError([Issue("", str(exc))], subject=where) from None
     if not isinstance(data, dict):
         raise WorkloadsFileError([Issue("", "expected a mapping with `workloads` (and optional `start`, `capacity`)")],
                                  subject=where)
@@ -228,8 +186,8 @@ def load_workloads_file(path: Path, *, now: datetime | None = None) -> Workloads
     except ValidationError as exc:
         raise WorkloadsFileError(translate_validation_error(exc, WorkloadsFile), subject=where) from None
     issues = []
-    for i, entry in enumerate(parsed.capacity):
-        if entry.until <= entry.start:
+    for i, obtained in enumerate(parsed.capacity):
+        if obtained.until <= obtained.start:
             issues.append(Issue(f"capacity[{i}].until", "must be after `from`"))
     for i, entry in enumerate(parsed.workloads):
         if entry.min_pods is not None and entry.min_pods > entry.pods:
