@@ -20,6 +20,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError, PydanticUseDefault, core_schema
 
+from gkecap.components.k8s.field_docs import DOCUMENTED
 from gkecap.components.k8s import names
 from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 
@@ -50,9 +51,10 @@ class KueueModel(BaseModel):
     `field_hints` adds advice to an unknown-field error.
     """
 
-    # A field's docstring is its description (the component package's schema, components/_schema_types.py).
+    # A field's docstring is its description (the component package's schema, components/_schema_types.py),
+    # added when a JSON schema is generated (k8s/field_docs.py), not when the class is created.
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True,
-                              use_attribute_docstrings=True)
+                              json_schema_extra=DOCUMENTED)
 
     field_rules: ClassVar[dict[str, str | tuple[str, str]]] = {}
     default_rule: ClassVar[str | None] = None

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictStr
 
+from gkecap.components.k8s.field_docs import DOCUMENTED
 from gkecap.components.kueue_api.fields import KueueModel, ListSet, OmitEmpty
 
 MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue"  # multikueue_types.go MultiKueueControllerName (FACTS D [S2])
@@ -44,9 +45,10 @@ class KubeConfig(KueueModel):
     """Secret or Path."""
 
 
-def _location_type_required(schema: dict[str, Any]) -> None:
+def _location_type_required(schema: dict[str, Any], cls: type) -> None:
     # CRD v1beta1 lists locationType as required and defaults it, so the API server fills a missing one in.
     schema["required"] = sorted({*schema.get("required", []), "locationType"})
+    DOCUMENTED(schema, cls)  # this config replaces KueueModel's hook: keep the field descriptions
 
 
 class KubeConfigV1Beta1(KubeConfig):

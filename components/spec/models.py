@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from pydantic.alias_generators import to_camel
 
+from gkecap.components.k8s.field_docs import DOCUMENTED
 from gkecap.components.catalog import CAPACITY_MODELS, is_tpu_machine_type
 from gkecap.components.gke import calendar_window
 from gkecap.components.gke.cluster import DEFAULT_SYSTEM_MACHINE_TYPE, RELEASE_CHANNELS
@@ -54,9 +55,10 @@ QuotaMap = dict[str, NonNegativeInt]  # pool name -> accelerators (GPUs, TPU chi
 
 class _SpecModel(BaseModel):
     # A field's docstring is its description: one text for the JSON schema, the component package's schema
-    # (components/_schema_types.py) and the README reference.
+    # (components/_schema_types.py) and the README reference; added when a JSON schema is generated
+    # (k8s/field_docs.py), not when the class is created.
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True,
-                              use_attribute_docstrings=True)
+                              json_schema_extra=DOCUMENTED)
 
 
 class SystemPoolSpec(_SpecModel):

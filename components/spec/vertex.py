@@ -18,6 +18,7 @@ from typing import Annotated
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from gkecap.components.k8s.field_docs import DOCUMENTED
 from gkecap.components.catalog.vertex import DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS
 from gkecap.components.spec.fields import DnsLabel, Email, PositiveInt, Region
 from gkecap.components.vertex_api import parse_duration
@@ -28,7 +29,7 @@ Duration = Annotated[int, BeforeValidator(parse_duration)]  # whole seconds
 class _VertexModel(BaseModel):
     # A field's docstring is its description (as spec.models).
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True,
-                              use_attribute_docstrings=True)
+                              json_schema_extra=DOCUMENTED)
 
 
 class VertexProfileSpec(_VertexModel):
