@@ -137,11 +137,14 @@ class _Queue:
 
     def head(self) -> Workload | None:
         sticky = self.sticky
+        order, aside = self.order, self.aside
         if sticky is not None:
             member = self.members.get(sticky.name)
-            if member is not None and member[1] is sticky:
+            # Sticky orders the heap only: a preemptor found inadmissible (NoFit, no candidates) leaves the heap
+            # like any other until a requeue (requeueIfNotPresent, pkg/cache/queue/cluster_queue.go @ v0.19.2).
+            if member is not None and member[1] is sticky and (
+                    not aside or member[0] > aside.get(scheduling_shape(sticky), 0)):
                 return sticky
-        order, aside = self.order, self.aside
         while self.cursor < len(order):
             _, pushed, shape, w = order[self.cursor]
             if not aside or pushed > aside.get(shape, 0):
@@ -152,7 +155,7 @@ class _Queue:
     def set_aside(self, w: Workload) -> bool:
         """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
         SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates).
-        A sticky preemptor of that shape is marked too, to no effect: it is the head for as long as it is queued."""
+        A sticky preemptor set aside leaves the head too (Kueue's sticky only orders the heap)."""
         if self.strategy != BEST_EFFORT_FIFO:
             return False
         self.aside[scheduling_shape(w)] = self.pushes
