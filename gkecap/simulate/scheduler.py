@@ -94,8 +94,8 @@ class _Queue:
     quota is freed (Kueue's inadmissibleWorkloads).
 
     The members stay in one sorted list; the head is the first one not set aside. Setting a workload aside sets
-    aside every member of its scheduling shape queued so far (recorded as the shape and a push count, so later
-    arrivals of that shape are not); a requeue clears them all. Between requeues members are only ever set aside,
+    aside every member of its scheduling shape (recorded as the shape and a push count; a later arrival of that
+    shape raises the count: it joins them, as in Kueue); a requeue clears them all. Between requeues members are only ever set aside,
     so a cursor remembers how far the list holds only such members (after every requeue a queue walks through its
     shapes one cycle at a time)."""
 
@@ -116,7 +116,12 @@ class _Queue:
             self._drop(*previous)
         self.pushes += 1
         self.members[w.name] = (self.pushes, w)
-        item = (queue_order_key(w), self.pushes, scheduling_shape(w), w)
+        shape = scheduling_shape(w)
+        if shape in self.aside:
+            # Its equivalence class was bulk-moved: it joins them among the inadmissible until the next requeue
+            # (PushOrUpdate, hashToBulkMoveReason, pkg/cache/queue/cluster_queue.go @ v0.19.2).
+            self.aside[shape] = self.pushes
+        item = (queue_order_key(w), self.pushes, shape, w)
         index = bisect.bisect_left(self.order, item)
         self.order.insert(index, item)
         self.cursor = min(self.cursor, index)

@@ -1,6 +1,7 @@
 """Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12 and
-recaptured when issue 21 put pods on shared nodes and when issue 29 made evictions take time (changes of behaviour
-by design: preemptors are admitted after their victims' pods terminate, and at-instant cycles unfold over time).
+recaptured when issue 21 put pods on shared nodes, when issue 29 made evictions take time (changes of behaviour
+by design: preemptors are admitted after their victims' pods terminate, and at-instant cycles unfold over time), and
+when the queues followed Kueue's requeue rules (inadmissible workloads back 1 s after a release, batched per tree).
 
     .venv/bin/python tests/gkecap/simulate/golden.py   # rewrite tests/gkecap/simulate/data/*.json (only if behaviour
                                                        # is meant to change)
@@ -54,11 +55,14 @@ RANDOM = [(3, 120, 1), (3, 200, 2), (4, 160, 3), (5, 250, 4), (7, 200, 6), (10, 
 # 5193d59); recaptured deliberately with every other reference when pods went onto shared nodes (issue 21: node
 # placement, autoscaler delays, waitForPodsReady evictions, per-unit quotas and the `pools` rows change the output
 # by design), and again when evictions started to take time (issue 29: a victim's pods terminate, 30 s, before its
-# quota is released; the heavy draws now have 184 and 1,321 preemptions and one reported cycle each).
+# quota is released; the heavy draws then had 184 and 1,321 preemptions and one reported cycle each), and again when
+# the queues followed Kueue's own (issue 21 item 5 / 29 item 4, all by design): inadmissible workloads are requeued
+# 1 s after a release, once per cohort tree (requeueBatchPeriod), an arrival of a shape set aside joins it, and a
+# sticky preemptor found inadmissible leaves the head; the heavy draws now have 486 and 1,186 preemptions.
 DIGESTS = {
-    (6, 300, 5, RANDOM_HORIZON): "6791d3f404a3c1f3cbf57326c27e5ad5f5538c14220db036786d2d9d44dda857",
-    (12, 360, 8, RANDOM_HORIZON): "24ba1ba9ec60e9872b96d6846c205275b63972181037f130f95db032d748bfb2",
-    (30, 3000, 7, None): "ed5768f7683c347454887b3940895a59299bad27df01b404981827ffa2a46be2",
+    (6, 300, 5, RANDOM_HORIZON): "7397ae2af600e0cb753b30e24e926feffc86494c1e86f9f9f827e6ec361679c6",
+    (12, 360, 8, RANDOM_HORIZON): "31e8b4ae1ee4ccca17e1d0d9789deff555d3e220e89238f110cbcb2ebed6d64a",
+    (30, 3000, 7, None): "1461b348599d5ea64a188fc3805cbeb0e9c87ec26e2fb5c5e979f29cb1303b11",
 }
 
 

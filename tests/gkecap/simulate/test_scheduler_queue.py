@@ -31,3 +31,25 @@ def test_a_sticky_preemptor_requeued_is_the_head_again():
     queue.set_aside(preemptor)
     queue.requeue_inadmissible()
     assert queue.head() is preemptor
+
+
+def test_an_arrival_of_a_shape_set_aside_waits_with_it_until_the_requeue():
+    # PushOrUpdate: a workload whose scheduling hash was bulk-moved to inadmissible joins it there
+    # (hashToBulkMoveReason, cleared only by queueInadmissibleWorkloads).
+    queue = _Queue(BEST_EFFORT_FIFO)
+    first, later = wl("first", "q", {"gpu": "8"}, creation=1.0), wl("later", "q", {"gpu": "8"}, creation=2.0)
+    queue.push(first)
+    queue.set_aside(first)
+    queue.push(later)
+    assert queue.head() is None
+    queue.requeue_inadmissible()
+    assert queue.head() is first
+
+
+def test_an_arrival_of_another_shape_is_the_head():
+    queue = _Queue(BEST_EFFORT_FIFO)
+    first, other = wl("first", "q", {"gpu": "8"}, creation=1.0), wl("other", "q", {"gpu": "1"}, creation=2.0)
+    queue.push(first)
+    queue.set_aside(first)
+    queue.push(other)
+    assert queue.head() is other
