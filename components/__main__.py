@@ -4,7 +4,8 @@
 schema from the components' type annotations (`pulumi.provider.experimental.analyzer`) and generates an
 SDK for the consuming language, so a TypeScript or Go stack gets `gkecap.AcceleratorNodePool` etc.
 with the type tokens `gkecap:index:<Name>`. `GkecapProvider` serves that schema with typed object types in
-place of the dicts the analyzer sees as `Any` (`_schema_types.typed_schema`).
+place of the dicts the analyzer sees as `Any`, enum types for closed sets (`_schema_types.typed_schema`) and the
+package's metadata (`_schema_types.package_metadata`).
 """
 
 import json
@@ -20,7 +21,7 @@ from pulumi.provider.experimental.analyzer import ComponentDefinition
 from pulumi.provider.experimental.component import ComponentProvider
 from pulumi.provider.server import ComponentInitError
 
-from gkecap.components._schema_types import typed_schema
+from gkecap.components._schema_types import package_metadata, typed_schema
 from gkecap.components._support import whole_numbers
 from gkecap.components.cluster import GkeCluster
 from gkecap.components.environment import Environment
@@ -43,7 +44,7 @@ class GkecapProvider(ComponentProvider):
 
     def __init__(self) -> None:
         super().__init__(COMPONENTS, PACKAGE_NAME, None, PACKAGE_VERSION)
-        self.schema = json.dumps(typed_schema(json.loads(self.schema or "{}")))
+        self.schema = json.dumps(package_metadata(typed_schema(json.loads(self.schema or "{}"))))
 
     def map_inputs(self, inputs: Inputs, component_def: ComponentDefinition) -> Inputs:
         return super().map_inputs(whole_numbers(dict(inputs)), component_def)

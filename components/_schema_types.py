@@ -12,14 +12,23 @@ Only the served schema changes: the provider still hands the values to the compo
 spec and the Kueue API validate them as before. Schema types are named without a trailing `Args` (Pulumi's
 Python code generator appends one to every input type, so `FooArgs` would come out as `FooArgsArgs`).
 
+Every closed set of values (a `Literal` in the models, and the component arguments in `ARGUMENT_ENUMS`) is an
+enum type, so a generated SDK has e.g. `gkecap.CapacityModel.FlexStart`; every property carries its field's
+description (the models' field docstrings, the one text for the README reference and this schema).
+`package_metadata` adds what a registry and the code generators need (publisher, repository, license,
+keywords, per-language package names), read from the distribution's metadata where it says it.
+
 Pulumi type specs (pkg/codegen/schema/pulumi.json, typeSpec): a primitive (`type` boolean, integer, number,
 string), an array (`items`), a map (`type: object` + `additionalProperties`), a `$ref` to `#/types/<token>`, or
-a `oneOf` of at least two type specs; a property may also carry `description` and a primitive `default`.
+a `oneOf` of at least two type specs; a property may also carry `description` and a primitive `default`. A type
+in `types` is an object type or an enum type (enumTypeSpec: a primitive `type` and `enum`, a list of
+`{"value", "name"?, "description"?}`).
 """
 
 from __future__ import annotations
 
 import copy
+from importlib.metadata import metadata
 from typing import Any, Mapping, get_args
 
 from typing_extensions import NotRequired, TypedDict  # pydantic reads TypedDicts from typing_extensions on 3.11
@@ -27,7 +36,21 @@ from typing_extensions import NotRequired, TypedDict  # pydantic reads TypedDict
 from pydantic import ConfigDict, TypeAdapter, with_config
 from pydantic.json_schema import models_json_schema
 
+from gkecap.components.catalog import CAPACITY_MODELS
+from gkecap.components.gke import calendar_window
+from gkecap.components.gke.cluster import RELEASE_CHANNELS
+from gkecap.components.gke.node_labels import TAINT_EFFECTS as GKE_TAINT_EFFECTS
+from gkecap.components.gke.pool_request import GPU_DRIVER_VERSIONS, GPU_SHARING_STRATEGIES
+from gkecap.components.kueue_api.cluster_queue import (
+    BORROW_WITHIN_COHORT_POLICIES,
+    RECLAIM_WITHIN_COHORT_POLICIES,
+    WITHIN_CLUSTER_QUEUE_POLICIES,
+    FungibilityPreference,
+)
+from gkecap.components.kueue_api.fields import StopPolicy
+from gkecap.components.kueue_api.multikueue import LocationType
 from gkecap.components.kueue_api.objects import OBJECT_MODELS
+from gkecap.components.kueue_api.releases import API_VERSIONS
 from gkecap.components.spec import EnvironmentSpec
 from gkecap.components.spec.vertex import VertexSpec
 
@@ -104,9 +127,13 @@ class ObjectMeta(TypedDict):
     """Kubernetes object metadata (the fields KueueObjects sets)."""
 
     name: str
+    """Object name."""
     namespace: NotRequired[str]
+    """Namespace of a namespaced kind (LocalQueue, RoleBinding)."""
     labels: NotRequired[dict[str, str]]
+    """Labels of the object."""
     annotations: NotRequired[dict[str, str]]
+    """Annotations of the object."""
 
 
 @_DOCSTRINGS
@@ -114,8 +141,11 @@ class RoleRef(TypedDict):
     """rbac.authorization.k8s.io/v1 RoleRef: the role a RoleBinding grants."""
 
     apiGroup: str
+    """API group of the role: rbac.authorization.k8s.io."""
     kind: str
+    """ClusterRole or Role."""
     name: str
+    """Name of the role."""
 
 
 @_DOCSTRINGS
@@ -123,9 +153,13 @@ class Subject(TypedDict):
     """rbac.authorization.k8s.io/v1 Subject: who a RoleBinding grants the role to."""
 
     kind: str
+    """User, Group or ServiceAccount."""
     name: str
+    """Name of the user, group or service account."""
     apiGroup: NotRequired[str]
+    """rbac.authorization.k8s.io for users and groups."""
     namespace: NotRequired[str]
+    """Namespace of a service account."""
 
 
 @_DOCSTRINGS
@@ -135,12 +169,60 @@ class KubernetesObject(TypedDict):
     RoleBinding `roleRef` and `subjects`."""
 
     apiVersion: str
+    """API version, e.g. kueue.x-k8s.io/v1beta2."""
     kind: str
+    """Kind, e.g. ClusterQueue."""
     metadata: ObjectMeta
+    """Name, namespace, labels and annotations."""
     value: NotRequired[int]
+    """WorkloadPriorityClass: the priority."""
     description: NotRequired[str]
+    """WorkloadPriorityClass: what the class is for."""
     roleRef: NotRequired[RoleRef]
+    """RoleBinding: the role granted."""
     subjects: NotRequired[list[Subject]]
+    """RoleBinding: who gets the role."""
+
+
+# Names of the enum types, by their values (a set the models spell in several places is one type). A closed set
+# missing here is named after its first property (`<Type><Property>`).
+ENUM_NAMES: dict[frozenset[str], str] = {
+    frozenset(CAPACITY_MODELS): "CapacityModel",
+    frozenset(RELEASE_CHANNELS): "ReleaseChannel",
+    frozenset(GKE_TAINT_EFFECTS): "TaintEffect",
+    frozenset(GPU_DRIVER_VERSIONS): "GpuDriverVersion",
+    frozenset(GPU_SHARING_STRATEGIES): "GpuSharingStrategy",
+    frozenset(calendar_window.WORKLOAD_TYPES): "ReservationWorkloadType",
+    frozenset(API_VERSIONS): "KueueApiVersion",
+    frozenset(RECLAIM_WITHIN_COHORT_POLICIES): "ReclaimWithinCohortPolicy",
+    frozenset(BORROW_WITHIN_COHORT_POLICIES): "BorrowWithinCohortPolicy",
+    frozenset(WITHIN_CLUSTER_QUEUE_POLICIES): "WithinClusterQueuePolicy",
+    frozenset({"MayStopSearch", "TryNextFlavor"}): "FlavorFungibilityPolicy",
+    frozenset({"MayStopSearch", "TryNextFlavor", "Borrow"}): "WhenCanBorrowV1Beta1",
+    frozenset({"MayStopSearch", "TryNextFlavor", "Preempt"}): "WhenCanPreemptV1Beta1",
+    frozenset({"Eviction", "Creation"}): "RequeuingTimestamp",
+    frozenset({"AllAtOnce", "Incremental"}): "MultiKueueDispatcherMode",
+    frozenset(get_args(StopPolicy)): "StopPolicy",
+    frozenset(get_args(FungibilityPreference)): "FlavorFungibilityPreference",
+    frozenset(get_args(LocationType)): "KubeConfigLocationType",
+    frozenset({"StrictFIFO", "BestEffortFIFO"}): "QueueingStrategy",
+    frozenset({"UsageBasedAdmissionFairSharing", "NoAdmissionFairSharing"}): "AdmissionMode",
+    frozenset({"TryPreferredFlavors", "RetainFirstAdmission"}): "ConcurrentAdmissionMigrationMode",
+    frozenset({"Manual", "Automated"}): "MultiKueueQuotaManagement",
+    frozenset({"IdenticalPodTemplates", "IdenticalWorkloadSchedulingRequirements"}): "PodSetMergePolicy",
+}
+
+# Component arguments (plain `str` in their TypedDicts, so Python callers keep passing strings) whose values are
+# a closed set: (resource or type name, property) -> the values, the same constants the checks use.
+ARGUMENT_ENUMS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("AcceleratorNodePool", "capacity"): tuple(CAPACITY_MODELS),
+    ("AcceleratorNodePool", "gpuDriverVersion"): tuple(GPU_DRIVER_VERSIONS),
+    ("GpuSharing", "strategy"): tuple(GPU_SHARING_STRATEGIES),
+    ("NodeTaint", "effect"): tuple(GKE_TAINT_EFFECTS),
+    ("GkeCluster", "releaseChannel"): tuple(RELEASE_CHANNELS),
+    ("CalendarReservation", "workloadType"): tuple(calendar_window.WORKLOAD_TYPES),
+    ("RequeuingStrategy", "timestamp"): ("Eviction", "Creation"),
+}
 
 
 class UntypedSchemaError(ValueError):
@@ -173,7 +255,56 @@ def typed_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     if vertex is not None:  # the environment file's `vertex` section, and the quota per region and GPU
         _retype(vertex["inputProperties"]["vertex"], converter.node(VertexSpec.model_json_schema(by_alias=True, mode="validation")))
         _retype(vertex["properties"]["quotas"], converter.node(TypeAdapter(list[VertexQuotaExport]).json_schema(mode="serialization")))
+    _enum_arguments(result, converter)
     return result
+
+
+def package_metadata(schema: Mapping[str, Any], distribution: str = "gke-capacity") -> dict[str, Any]:
+    """The schema with the package's metadata (Pulumi metaschema: publisher, repository, license, keywords, and
+    the `language` sections the code generators read), from the distribution's own metadata (pyproject.toml)."""
+    meta = metadata(distribution)
+    urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL") or [])
+    repository = urls["Repository"]
+    owner = repository.rstrip("/").split("/")[-2]  # github.com/<owner>/<repo>: the SDKs' namespace
+    name = schema["name"]
+    description = meta["Summary"]
+    result = dict(schema)
+    result.update({
+        "displayName": "GKE capacity",
+        "description": description,
+        "publisher": meta["Author"],
+        "homepage": urls["Homepage"],
+        "repository": repository,
+        "license": meta["License-Expression"],
+        # Pulumi's registry reads `category/<c>` and `kind/<k>` keywords; the rest are the distribution's.
+        "keywords": list(dict.fromkeys(["pulumi", "category/cloud", "kind/component", *meta["Keywords"].split(",")])),
+        "language": {
+            # pulumi/pulumi pkg/codegen/schema/pulumi.json, *LanguageSpec: the generated packages' names, so a
+            # TypeScript SDK is @acme/gkecap rather than @pulumi/gkecap.
+            "nodejs": {"packageName": f"@{owner}/{name}", "packageDescription": description,
+                       "respectSchemaVersion": True},
+            "python": {"packageName": f"{owner}_{name}", "respectSchemaVersion": True},
+            "go": {"importBasePath": f"{repository.removeprefix('https://')}/sdk/go/{name}",
+                   "respectSchemaVersion": True},
+            "csharp": {"rootNamespace": owner.capitalize(), "respectSchemaVersion": True},
+            "java": {"basePackage": f"com.{owner}"},
+        },
+    })
+    return result
+
+
+def _enum_arguments(schema: dict[str, Any], converter: _Converter) -> None:
+    """The component arguments of `ARGUMENT_ENUMS` as enum types (inputs of a resource, properties of a type)."""
+    package = schema["name"]
+    for (owner, name), values in ARGUMENT_ENUMS.items():
+        token = f"{package}:index:{owner}"
+        spec = schema["resources"].get(token) or schema["types"].get(token)
+        if spec is None:
+            raise UntypedSchemaError(f"ARGUMENT_ENUMS: no resource or type {token}")
+        properties = spec.get("inputProperties") or spec.get("properties") or {}
+        if properties.get(name, {}).get("type") != "string":
+            raise UntypedSchemaError(f"ARGUMENT_ENUMS: {owner}.{name} is not a string property")
+        _retype(properties[name], converter.enum(list(values), f"{owner}.{name}"))
 
 
 def _retype(prop: dict[str, Any], type_spec: Mapping[str, Any]) -> None:
@@ -254,6 +385,18 @@ class _Converter:
             return self._ref(name)
         return self._type(body, name="")
 
+    def enum(self, values: list[str], name: str) -> dict[str, Any]:
+        """The `$ref` of the enum type of `values` (named by `ENUM_NAMES`, else after the property `name`)."""
+        key = frozenset(values)
+        type_name = ENUM_NAMES.get(key) or "".join(part[:1].upper() + part[1:] for part in name.split("."))
+        token = self._token(type_name)
+        known = self.types.get(token)
+        if known is None:
+            self.types[token] = {"type": "string", "enum": [{"value": value} for value in values]}
+        elif known.get("enum") is None or {v["value"] for v in known["enum"]} != key:
+            raise UntypedSchemaError(f"enum type {token}: two different value sets share the name")
+        return {"$ref": f"#/types/{token}"}
+
     def _token(self, name: str) -> str:
         if name.endswith("Args"):
             raise UntypedSchemaError(f"type {name!r}: a schema type name must not end in Args")
@@ -282,12 +425,11 @@ class _Converter:
         notes = []
         if node.get("description"):
             notes.append(_clean(node["description"]))
-        options = _enum(node)
-        if options:
-            notes.append("One of: " + ", ".join(str(o) for o in options) + ".")
         default = node.get("default")
         if isinstance(default, (bool, int, float, str)) and "type" in spec and spec["type"] in _PRIMITIVES:
             spec["default"] = default
+        elif isinstance(default, str) and _enum(node):
+            notes.append(f"Default: {default}.")  # the enum's `$ref` takes no primitive default
         if notes:
             spec["description"] = " ".join(notes)
         return spec
@@ -311,12 +453,12 @@ class _Converter:
             values = node.get("additionalProperties")
             if isinstance(values, dict) and values:
                 return {"type": "object", "additionalProperties": self._type(values, f"{name}{{}}")}
+        if "enum" in node and node["enum"] and all(isinstance(o, str) for o in node["enum"]):
+            return self.enum(list(node["enum"]), name)
+        if "const" in node and isinstance(node["const"], str):
+            return self.enum([node["const"]], name)
         if kind in _PRIMITIVES:
             return {"type": kind}
-        if "enum" in node and all(isinstance(o, str) for o in node["enum"]):
-            return {"type": "string"}
-        if "const" in node and isinstance(node["const"], str):
-            return {"type": "string"}
         raise UntypedSchemaError(f"{name or 'value'}: no schema type for {dict(node)!r} (free-form or Any)")
 
 

@@ -6,6 +6,10 @@
 
 `root=` keeps a write inside an output directory: a symbolic link between `root` and the file that leads out
 of `root` (a `workloads/` linked to another repository) is refused, never followed (`contained`).
+
+A file that already holds the bytes is left as it is (a plan written again rewrites only what changed). That
+shortcut's off switch: `GKECAP_WRITE_UNCHANGED=1` writes every file through the temporary file and rename, as if
+none existed; tests/gkecap/test_atomic_files.py and tests/gkecap/report/test_unchanged_files.py compare both ways.
 """
 
 from __future__ import annotations
@@ -58,13 +62,22 @@ def write_text_atomic(path: Path, text: str, *, root: Path | None = None) -> Pat
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 
+WRITE_UNCHANGED_ENV = "GKECAP_WRITE_UNCHANGED"  # "1": the off switch of the unchanged-file shortcut
+
+
+def skip_unchanged() -> bool:
+    """Whether a write leaves a file that already holds its bytes as it is (on unless GKECAP_WRITE_UNCHANGED=1)."""
+    return os.environ.get(WRITE_UNCHANGED_ENV, "") not in ("1", "true", "yes")
+
+
 def write_bytes_atomic(path: Path, data: bytes) -> Path:
     """`write_text_atomic` for bytes. A failed write raises an OSError naming `path`; the old file stays."""
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return path
-    except OSError:  # not there (or not readable): written below
-        pass
+    if skip_unchanged():
+        try:
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                return path
+        except OSError:  # not there (or not readable): written below
+            pass
     temporary = None
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

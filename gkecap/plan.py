@@ -228,7 +228,7 @@ def plan(
         config = load_stack_config(stack_file, program.project)
     except StackConfigError as exc:
         raise PlanError([str(exc)]) from None
-    from gkecap.engine.config_keys import unknown_key_diagnostics
+    from gkecap.ci.config_keys import unknown_key_diagnostics
 
     config_warnings = unknown_key_diagnostics(config, program.project)
     policy_settings = _policy_settings(policy_config_file)

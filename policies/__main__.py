@@ -14,7 +14,7 @@ from pulumi_policy import PolicyPack
 
 from gkecap.compat import policy_servicer
 from gkecap.policies import pack_definition
-from gkecap.policies.collector import THRESHOLDS
+from gkecap.collector import THRESHOLDS
 from gkecap.policies.stack_servicer import servicer_class
 
 # PolicyPack serves an instance of this class: pulumi_policy's servicer, or its subclass whose AnalyzeStack reads

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import gkecap.components
+from gkecap.graphs import strongly_connected
 from testkit.layout import package_folders
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,10 +54,45 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Every use of a private name of pulumi, pulumi_policy or grpc (issue 28): imports no other part of gkecap, so
     # the pack process can load it beside the rules.
     "compat": frozenset(),
-    # The pack (adapter, registry, __main__): pulumi_policy around the rules; no Pulumi components.
-    "policies": frozenset(PURE) | {"policies.rules", "policies.resource_view", "compat"},
-    # The CLI and the offline engine may use anything.
-    "gkecap": frozenset(PURE) | {"components", "policies.rules", "policies.resource_view", "policies", "compat"},
+    # The pack (adapter, registry, __main__): pulumi_policy around the rules; no Pulumi components. `foundation`: the
+    # garbage collector's tuning its process shares with the engine (gkecap.collector, stdlib only).
+    "policies": frozenset(PURE) | {"policies.rules", "policies.resource_view", "compat", "foundation"},
+}
+
+# Layers of the tool (gkecap outside components/, policies/ and compat/), from the data flow of a plan: the commands
+# (and the CLI that dispatches to them) use every other layer and nothing imports them; `plan` evaluates a program
+# with the offline engine, runs the policy pack and reads the config's diagnostics (ci) and the base plan (diff); the
+# report, the simulator and the diff are read from what a plan holds; `outputs` are the files written beside a plan
+# (manifests, starters, GitOps units); `foundation` is stdlib-only help every layer may use (atomic writes, the
+# garbage collector's tuning, strongly connected components, shutdown on a signal). The engine imports no other tool
+# layer. Report and simulate share their look through the public gkecap.report.styling.
+TOOL_LAYERS: dict[str, tuple[str, ...]] = {
+    "commands": ("gkecap.cli", "gkecap.__main__", "gkecap.commands"),
+    "plan": ("gkecap.plan", "gkecap.previous_state"),
+    "policy_pack": ("gkecap.policy_pack",),
+    "report": ("gkecap.report",),
+    "simulate": ("gkecap.simulate",),
+    "diff": ("gkecap.diff",),
+    "ci": ("gkecap.ci",),
+    "engine": ("gkecap.engine",),
+    "outputs": ("gkecap.manifests", "gkecap.starters", "gkecap.gitops"),
+    "environment_program": ("gkecap.environment_program",),
+    "foundation": ("gkecap", "gkecap.atomic_files", "gkecap.collector", "gkecap.graphs", "gkecap.shutdown"),
+}
+_LIBRARY = frozenset(PURE) | {"components", "policies.rules", "policies.resource_view", "compat", "foundation"}
+ALLOWED |= {
+    "foundation": frozenset(),
+    "engine": _LIBRARY,
+    "outputs": _LIBRARY,
+    "ci": _LIBRARY | {"engine", "policies"},
+    "policy_pack": _LIBRARY | {"engine", "outputs", "policies"},
+    "diff": _LIBRARY,
+    "report": _LIBRARY | {"diff", "outputs"},
+    "simulate": _LIBRARY | {"report"},
+    "plan": _LIBRARY | {"engine", "policy_pack", "ci", "diff", "policies"},
+    "commands": _LIBRARY | set(TOOL_LAYERS) - {"commands"} | {"policies"},
+    # The bundled environments' program: the Environment component, as any user's program would use it.
+    "environment_program": frozenset(PURE) | {"components"},
 }
 
 
@@ -73,7 +109,10 @@ def layer_of(module: str) -> str:
         if parts[2:3] in (["rules"], ["resource_view"]):
             return f"policies.{parts[2]}"
         return "policies"
-    return "gkecap"
+    for layer, prefixes in TOOL_LAYERS.items():
+        if any(module == prefix or (module.startswith(f"{prefix}.") and prefix != "gkecap") for prefix in prefixes):
+            return layer
+    return "gkecap"  # a module of the tool in no layer: test_every_module_of_the_tool_has_a_layer
 
 
 # --- Reading the source ------------------------------------------------------------------------------
@@ -186,53 +225,6 @@ def edges() -> tuple[Edge, ...]:
     return tuple(sorted(found))
 
 
-def strongly_connected(nodes, successors) -> list[list[str]]:
-    """Tarjan's strongly connected components (iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    components: list[list[str]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(successors.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(successors.get(child, ()))))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(sorted(component))
-    return components
-
-
 def cycles() -> list[tuple[list[str], list[Edge]]]:
     """Each strongly connected component of more than one module, with the import edges inside it."""
     successors: dict[str, set[str]] = defaultdict(set)
@@ -342,6 +334,65 @@ def test_no_import_cycles():
         for members, inside in found
     )
     assert not found, f"{len(found)} import cycle(s):\n{report}"
+
+
+def package_of(module: str) -> str:
+    """The package a module belongs to: itself for a package (its __init__), else the package that holds it."""
+    return module if _is_package(module) else module.rpartition(".")[0]
+
+
+def package_cycles() -> list[list[str]]:
+    """Packages that import each other (through any of their modules): each strongly connected group of more than
+    one package. A package's own __init__ importing its subpackages is how a package re-exports, so the edge from a
+    package to one of its ancestors is what would close such a cycle and is what counts."""
+    successors: dict[str, set[str]] = defaultdict(set)
+    for edge in edges():
+        source, target = package_of(edge.source), package_of(edge.target)
+        if source != target and not target.startswith(f"{source}."):  # a package re-exporting its own subpackage
+            successors[source].add(target)
+    packages = sorted({package_of(m) for m in module_files()})
+    return [group for group in strongly_connected(packages, successors) if len(group) > 1]
+
+
+def test_no_package_level_cycles():
+    found = package_cycles()
+    assert not found, "packages that import each other: " + "; ".join(", ".join(group) for group in found)
+
+
+def test_allowed_layers_form_no_cycle():
+    # The intended architecture is a direction: were two layers allowed to import each other, a cycle could grow.
+    groups = [g for g in strongly_connected(sorted(ALLOWED), {k: set(v) for k, v in ALLOWED.items()}) if len(g) > 1]
+    assert not groups, f"layers allowed to import each other: {groups}"
+
+
+def test_every_module_of_the_tool_has_a_layer():
+    """A new module of gkecap's tool must be placed in TOOL_LAYERS (and so in the import directions) first."""
+    unplaced = sorted(m for m in module_files() if layer_of(m) == "gkecap")
+    assert not unplaced, f"modules in no layer (add them to TOOL_LAYERS): {unplaced}"
+
+
+def test_nothing_imports_the_commands():
+    importers = sorted({str(e) for e in edges() if layer_of(e.target) == "commands" and layer_of(e.source) != "commands"})
+    assert not importers, "the commands are the top; they are imported by:\n" + "\n".join(importers)
+
+
+def private_imports_across_layers() -> list[str]:
+    """`from a.b import _name` where a.b is in another layer than the importer: a private name is its layer's own."""
+    found = []
+    for module, path in module_files().items():
+        for node in _imports(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            for target in _targets(module, node) if private else ():
+                if layer_of(target) != layer_of(module):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module} imports {', '.join(private)} of {target}")
+    return sorted(set(found))
+
+
+def test_no_private_name_is_imported_across_layers():
+    found = private_imports_across_layers()
+    assert not found, "private names used outside their layer (make them public):\n" + "\n".join(found)
 
 
 # --- Layer directions --------------------------------------------------------------------------------

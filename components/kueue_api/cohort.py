@@ -16,14 +16,18 @@ class KueueCohortSpec(KueueModel):
     field_hints = {"parent": "the field is parentName"}
 
     parent_name: Annotated[DnsSubdomain | None, OmitEmpty] = None
+    """Parent cohort (hierarchical cohorts)."""
     resource_groups: ResourceGroups | None = None
+    """Quota the cohort itself holds, shared by its members."""
     fair_sharing: FairSharing | None = None
+    """The cohort's fair-sharing weight in its parent."""
 
 
 class LocalQueueFairSharing(KueueModel):
     field_rules = {"weight": "R-LQ-3"}
 
     weight: QuantityValue | None = None
+    """The LocalQueue's weight in admission fair sharing (a quantity; default 1)."""
 
 
 class LocalQueueSpec(KueueModel):
@@ -32,5 +36,8 @@ class LocalQueueSpec(KueueModel):
     field_rules = {"clusterQueue": "R-LQ-2", "stopPolicy": "R-LQ-3"}
 
     cluster_queue: Annotated[DnsSubdomain | None, OmitEmpty] = None
+    """The ClusterQueue the LocalQueue's workloads go to."""
     stop_policy: StopPolicy = "None"
+    """None: admit; Hold: admit nothing new; HoldAndDrain: also evict the admitted workloads."""
     fair_sharing: LocalQueueFairSharing | None = None
+    """Admission fair sharing settings."""

@@ -50,7 +50,9 @@ class KueueModel(BaseModel):
     `field_hints` adds advice to an unknown-field error.
     """
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+    # A field's docstring is its description (the component package's schema, components/_schema_types.py).
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True,
+                              use_attribute_docstrings=True)
 
     field_rules: ClassVar[dict[str, str | tuple[str, str]]] = {}
     default_rule: ClassVar[str | None] = None

@@ -24,6 +24,7 @@ class ClusterProfileReference(KueueModel):
     default_rule = "R-MKC-1"
 
     name: bounded_str(1, 256)
+    """Name of the ClusterProfile."""
 
 
 class KubeConfig(KueueModel):
@@ -33,7 +34,9 @@ class KubeConfig(KueueModel):
     default_rule = "R-MKC-1"
 
     location: bounded_str(1, 256)
+    """Name of the Secret (key kubeconfig) in Kueue's namespace, or a file path."""
     location_type: Annotated[LocationType, OmitEmpty] = "Secret"  # CRD default
+    """Secret or Path."""
 
 
 def _location_type_required(schema: dict[str, Any]) -> None:
@@ -45,13 +48,16 @@ class KubeConfigV1Beta1(KubeConfig):
     model_config = ConfigDict(json_schema_extra=_location_type_required)
 
     location: bounded_str(0, None)
+    """Name of the Secret (key kubeconfig) in Kueue's namespace, or a file path."""
 
 
 class ClusterSource(KueueModel):
     default_rule = "R-MKC-1"
 
     kube_config: KubeConfig | None = None
+    """Reach the worker with a kubeconfig."""
     cluster_profile_ref: ClusterProfileReference | None = None
+    """Reach the worker through a ClusterProfile."""
 
 
 class MultiKueueClusterSpec(KueueModel):
@@ -61,6 +67,7 @@ class MultiKueueClusterSpec(KueueModel):
     field_hints = {"kubeConfig": "v1beta2 has it under clusterSource (spec.clusterSource.kubeConfig)"}
 
     cluster_source: ClusterSource
+    """How the manager reaches the worker."""
 
 
 class MultiKueueClusterSpecV1Beta1(KueueModel):
@@ -70,7 +77,9 @@ class MultiKueueClusterSpecV1Beta1(KueueModel):
     field_hints = {"clusterSource": "v1beta1 has kubeConfig directly under spec (clusterSource is v1beta2)"}
 
     kube_config: KubeConfigV1Beta1
+    """Reach the worker with a kubeconfig."""
     cluster_profile_ref: ClusterProfileReference | None = None
+    """Reach the worker through a ClusterProfile (no effect in v1beta1)."""
 
 
 class MultiKueueConfigSpec(KueueModel):
@@ -80,7 +89,9 @@ class MultiKueueConfigSpec(KueueModel):
     default_rule = "R-MKCFG-1"
 
     clusters: Annotated[list[bounded_str(0, 256)], Field(min_length=1, max_length=MAX_CLUSTERS)]
+    """MultiKueueClusters the workloads are dispatched to."""
     quota_management: Literal["Manual", "Automated"] | None = None
+    """Manual or Automated quota on the workers."""
 
 
 class MultiKueueConfigSpecV1Beta1(KueueModel):
@@ -89,3 +100,4 @@ class MultiKueueConfigSpecV1Beta1(KueueModel):
     default_rule = "R-MKCFG-1"
 
     clusters: Annotated[list[bounded_str(0, None)], Field(min_length=1, max_length=MAX_CLUSTERS), ListSet]
+    """MultiKueueClusters the workloads are dispatched to."""

@@ -108,6 +108,14 @@ class PoolPlan:
         return self.kind == "tpu"
 
     @property
+    def quota_unit(self) -> str:
+        """The unit of the pool's capacity and quotas, as a report names it: what its nodes advertise (MIG or shared
+        GPUs: "GPU units")."""
+        if self.is_tpu:
+            return "chips"
+        return "GPUs" if self.units_per_node in (0, self.accelerators_per_node) else "GPU units"
+
+    @property
     def flex_start(self) -> bool:
         return self.capacity in FLEX_CAPACITIES
 

@@ -26,25 +26,42 @@ Duration = Annotated[int, BeforeValidator(parse_duration)]  # whole seconds
 
 
 class _VertexModel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True)
+    # A field's docstring is its description (as spec.models).
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True,
+                              use_attribute_docstrings=True)
 
 
 class VertexProfileSpec(_VertexModel):
     """One kind of training job a team submits to Vertex AI with FLEX_START: its machines and limits."""
 
     name: DnsLabel
-    team: str | None = None  # a team of the environment (who runs it; the quota it needs is the project's)
+    """Profile name (`gkecap vertex-job --profile`)."""
+    team: str | None = None
+    """A team of the environment that runs these jobs (the quota they need is the project's)."""
     machine_type: str
-    accelerator_type: str  # Vertex's name, e.g. NVIDIA_H100_80GB
-    accelerator_count: PositiveInt  # GPUs per replica: the machine type's count
-    replica_count: PositiveInt = 1  # machines per job (pool 0 the primary, pool 1 the others)
-    max_wait_duration: Duration = DEFAULT_MAX_WAIT_SECONDS  # 0: wait indefinitely
-    timeout: Duration = DEFAULT_TIMEOUT_SECONDS  # at most 7 days
-    max_concurrent_jobs: PositiveInt = 1  # sizes the quota: replicas x GPUs x this
-    image: str | None = None  # the training container; default a starter that prints its GPUs
+    """Machine type of each replica, e.g. a3-highgpu-8g."""
+    accelerator_type: str
+    """Vertex's accelerator name, e.g. NVIDIA_H100_80GB."""
+    accelerator_count: PositiveInt
+    """GPUs per replica: the machine type's count."""
+    replica_count: PositiveInt = 1
+    """Machines per job (worker pool 0 the primary, pool 1 the others)."""
+    max_wait_duration: Duration = DEFAULT_MAX_WAIT_SECONDS
+    """How long a job may wait for its GPUs, e.g. 30m (0: indefinitely)."""
+    timeout: Duration = DEFAULT_TIMEOUT_SECONDS
+    """Longest run of a job once started, e.g. 2d (at most 7 days)."""
+    max_concurrent_jobs: PositiveInt = 1
+    """Jobs of the profile that run at once; sizes the quota (replicas x GPUs x this)."""
+    image: str | None = None
+    """The training container image; default: a starter that prints its GPUs."""
 
 
 class VertexSpec(_VertexModel):
+    """Vertex AI training with Dynamic Workload Scheduler (FLEX_START)."""
+
     region: Region | None = None
-    contact_email: Email | None = None  # for Google's questions on the quota preference (Cloud Quotas contactEmail)
+    """Region of the training jobs; default: the environment's."""
+    contact_email: Email | None = None
+    """Who Google may ask about the quota preference (Cloud Quotas contactEmail)."""
     profiles: list[VertexProfileSpec] = Field(default_factory=list)
+    """The kinds of training jobs."""

@@ -13,7 +13,7 @@ from gkecap.ci.diagnostics import ERROR, ConfigDiagnostic
 # The shape of each `--format json` document, published as docs/schemas/<kind>.schema.json. The major version
 # changes when a key is removed or changes meaning (CHANGELOG.md says so under "Changed", as breaking), the minor
 # when keys are added; tests validate every document the CLI prints against its schema.
-SCHEMA_VERSIONS = {"plan": "1.0", "simulate": "1.0", "policies": "1.0"}
+SCHEMA_VERSIONS = {"plan": "1.0", "simulate": "1.0", "policies": "1.0", "diff": "1.0"}
 
 
 def versioned(kind: str, document: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from gkecap.commands.terminal_io import printable
 from gkecap.diff.changes import PlanDiff, Side
 
 BASE_HELP = "The side before the change: an environment file, a plan.json, or git:<ref>:<path> (e.g. git:main:stacks/Pulumi.prod.yaml)."
@@ -40,18 +41,23 @@ def diff_command(
         diff = diff_of(base, head, planner)
     except SideError as exc:
         for problem in exc.problems:
-            typer.echo(f"error: {problem}", err=True)
+            typer.echo(printable(f"error: {problem}"), err=True)
         raise typer.Exit(2) from None
     sys.stdout.write(render(diff, output))
     raise typer.Exit(1 if diff.new_mandatory else 0)
 
 
 def render(diff: PlanDiff, output: DiffFormat) -> str:
+    """The diff in `output`'s format. Names and messages come from users' files (a hand-edited plan.json, a
+    program's resource names): text and Markdown carry their control characters escaped (`\\x1b`), as every
+    terminal output does (`terminal_io.printable`); JSON escapes them itself."""
     from gkecap.diff.render import render_json, render_markdown, render_text
 
     if output is DiffFormat.json:
-        return render_json(diff) + "\n"
-    return render_markdown(diff) if output is DiffFormat.markdown else render_text(diff)
+        from gkecap.ci.documents import SCHEMA_VERSIONS
+
+        return render_json(diff, schema_version=SCHEMA_VERSIONS["diff"]) + "\n"
+    return printable(render_markdown(diff) if output is DiffFormat.markdown else render_text(diff))
 
 
 def diff_of(base: str, head: str, planner: "EnvironmentPlanner") -> PlanDiff:
@@ -80,7 +86,7 @@ class EnvironmentPlanner:
         from gkecap.diff.sides import SideError, side_of_result
         from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline
         from gkecap.plan import PlanError, plan
-        from gkecap.policies.collector import fewer_collections
+        from gkecap.collector import fewer_collections
 
         try:
             with deadline(DEFAULT_TIMEOUT), fewer_collections():

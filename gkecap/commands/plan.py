@@ -23,7 +23,7 @@ from gkecap.commands.terminal_io import printable, progress, stdout_console
 from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline, timeout_message, timeout_problem
 from gkecap.engine.stack_references import StackOutputsError, load_stack_outputs
 from gkecap.plan import PlanError, PlanResult, check_state, plan
-from gkecap.policies.collector import fewer_collections
+from gkecap.collector import fewer_collections
 
 
 class OutputFormat(str, enum.Enum):
@@ -130,7 +130,7 @@ def expiry_output(output: OutputFormat, what: str, seconds: float) -> tuple[str,
 def _run(action: Callable[[], PlanResult], output: OutputFormat, *, out: Path | None = None, write_files: bool = False, timeout: float | None = None) -> None:
     written = None
     try:
-        # A plan is a batch of millions of short-lived objects: fewer collections (gkecap.policies.collector).
+        # A plan is a batch of millions of short-lived objects: fewer collections (gkecap.collector).
         expiry = (lambda: expiry_output(output, "plan", timeout)) if timeout else None
         with deadline(timeout, on_expiry=expiry), fewer_collections(), progress("Planning: running the program and the policy pack..."):
             result = action()

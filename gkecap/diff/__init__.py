@@ -2,7 +2,7 @@
 
     capacity_snapshot(model)        # the capacity facts a diff compares (also plan.json's `capacity`)
     compare(base, head)             # -> PlanDiff: one Change per changed fact, new and resolved violations
-    render_text / render_markdown / render_json(diff)
+    render_text / render_markdown(diff), render_json(diff, schema_version=...)
     load_side("git:main:stacks/Pulumi.prod.yaml")  # an environment file, a plan.json or a file at a git ref
 """
 

@@ -11,13 +11,14 @@ from typing import Any
 
 from gkecap.diff.changes import Change, Finding, PlanDiff
 
-SCHEMA_VERSION = 1
 _ORDER = ("team", "cohort", "pool", "reservation")
 _TITLES = {"team": "Teams", "cohort": "Cohorts", "pool": "Pools", "reservation": "Reservations"}
 
 
-def render_json(diff: PlanDiff) -> str:
-    return json.dumps({"schemaVersion": SCHEMA_VERSION, **diff.to_json()}, indent=2, default=str)
+def render_json(diff: PlanDiff, *, schema_version: str) -> str:
+    """The `--format json` document, `schemaVersion` first (`gkecap.ci.documents.SCHEMA_VERSIONS["diff"]`, the
+    shape of docs/schemas/diff.schema.json)."""
+    return json.dumps({"schemaVersion": schema_version, **diff.to_json()}, indent=2, default=str)
 
 
 def value_text(value: Any, unit: str | None = None) -> str:

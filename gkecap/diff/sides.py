@@ -25,10 +25,8 @@ class SideError(Exception):
 
 
 def side_of_result(result: Any, label: str, model: Any = None) -> Side:
-    """A planned environment (a `gkecap.plan.PlanResult`) as a side."""
-    from gkecap.report.facts import model_of
-
-    model = model if model is not None else model_of(result)
+    """A planned environment (a `gkecap.plan.PlanResult`, whose model is derived once for every output) as a side."""
+    model = model if model is not None else result.capacity_model
     capacity = capacity_snapshot(model) if model is not None else {section: {} for section in SECTIONS}
     findings = [Finding(v.enforcement_level, v.policy, _resource(v.urn), v.message) for v in result.violations]
     findings += [Finding("warning", "environment", d.path, d.message) for d in result.diagnostics if d.severity == "warning"]

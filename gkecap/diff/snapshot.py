@@ -11,14 +11,13 @@ from datetime import timezone
 from typing import Any
 
 from gkecap.components.model import CapacityModel
-from gkecap.report.facts import unit_of
 
 SECTIONS = ("teams", "cohorts", "pools", "reservations")
 
 
 def capacity_snapshot(model: CapacityModel) -> dict[str, dict[str, dict[str, Any]]]:
     """{"teams": {name: {...}}, "cohorts": ..., "pools": ..., "reservations": ...} of one capacity model."""
-    units = {pool.name: unit_of(pool) for pool in model.pools}
+    units = {pool.name: pool.quota_unit for pool in model.pools}
     return {
         "teams": {
             team.name: {

@@ -53,7 +53,7 @@ from gkecap.engine.program_exit import SDK_THREAD_PREFIX, contained_program, end
 from gkecap.engine.recording_monitor import RecordingMonitor
 from gkecap.engine.resource_record import ROOT_STACK_TYPE, ResourceRecord
 from gkecap.engine.stack_config import StackConfig
-from gkecap.policies.collector import fewer_collections
+from gkecap.collector import fewer_collections
 
 _SEVERITIES = {
     engine_pb2.DEBUG: "debug",

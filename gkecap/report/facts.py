@@ -54,10 +54,8 @@ class ViolationRow:
 
 
 def unit_of(pool: PoolPlan) -> str:
-    """The unit of a pool's capacity and quotas: what its nodes advertise (MIG or shared GPUs: "GPU units")."""
-    if pool.is_tpu:
-        return "chips"
-    return "GPUs" if pool.units_per_node in (0, pool.accelerators_per_node) else "GPU units"
+    """The unit of a pool's capacity and quotas (PoolPlan.quota_unit)."""
+    return pool.quota_unit
 
 
 def pool_size(pool: PoolPlan) -> str:

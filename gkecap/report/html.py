@@ -16,30 +16,8 @@ from typing import Any
 
 from gkecap.components.model import CapacityModel
 from gkecap.report import facts, interactive
+from gkecap.report.styling import PAGE_CSS
 from gkecap.report.vertex import vertex_section
-
-_CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#1f2328;background:#fff}
-main{max-width:1200px;margin:0 auto;padding:24px}
-h1{font-size:1.5em;margin:0 0 4px}h2{font-size:1.15em;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.sub{color:#57606a;margin:0 0 16px}
-.cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
-.card{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:120px}
-.card b{display:block;font-size:1.3em}
-.ok{color:#1a7f37}.bad{color:#cf222e}.warn{color:#9a6700}
-table{border-collapse:collapse;width:100%;font-size:.88em;margin:6px 0 12px}
-th,td{border-bottom:1px solid #e6e9ed;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa;font-weight:600}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-tr.total td{font-weight:600;border-top:2px solid #d0d7de}
-tr.first td{border-top:1px solid #d0d7de}
-.chart{margin:8px auto 16px;max-width:940px}.chart svg{width:100%;height:auto}
-.charts{display:block}
-.level-mandatory{color:#cf222e}.level-advisory{color:#9a6700}.level-disabled{color:#57606a}
-.fix{color:#1a7f37}
-details summary{cursor:pointer;color:#0969da}
-code{font-size:.92em}
-"""
 
 
 def _td(value: Any, cls: str = "") -> str:
@@ -74,19 +52,12 @@ def _summary(result: Any, model: CapacityModel | None, rows: list[facts.Violatio
 
 
 def _charts(model: CapacityModel, now: datetime) -> str:
-    from gkecap.report import charts  # matplotlib loads only for a plan that has charts
+    from gkecap.report import charts
 
-    svgs = charts.chart_svgs(model, now)
-    titles = {
-        "capacity": "Capacity against quota per pool",
-        "calendar": "Reservation calendar",
-        "cohorts": "Cohort tree",
-    }
+    titles = {"capacity": "Capacity against quota per pool", "calendar": "Reservation calendar"}
     parts = ['<h2 id="charts">Charts</h2><div class="charts">']
-    for key, svg in svgs.items():
-        if key == "cohorts":  # the cohort tree is a tree table (interactive.cohort_tree): readable at 1,000 teams
-            continue
-        parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{charts.responsive(svg)}</figure>')
+    for key, svg in charts.chart_svgs(model, now).items():  # the cohort tree is a tree table (interactive.cohort_tree)
+        parts.append(f'<figure class="chart" id="chart-{key}" aria-label="{escape(titles[key])}">{svg}</figure>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -241,7 +212,7 @@ def render_html(result: Any, model: CapacityModel | None = None, *, now: datetim
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_CSS}{interactive.CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{interactive.CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
     ]
     if model is not None:

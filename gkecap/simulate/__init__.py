@@ -4,7 +4,8 @@ Cohorts, flavors and capacity.
 Layers, bottom up (all pure):
 - `quota_tree`, `cluster`: Kueue's quota tree and the direct description of a cluster (ClusterQueues, Cohorts,
   ResourceFlavors, Workloads); Kueue's own scheduler tests are transcribed against this API.
-- `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle.
+- `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle;
+  `scan_progress`: the flavor-scan progress a pending workload keeps between cycles.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
 - `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows).
 - `engine`: the event loop (submissions, admission checks, pods on nodes, completions, waitForPodsReady).
@@ -28,6 +29,7 @@ from gkecap.simulate.environment import (
     plan_workloads,
     pods_ready,
     pool_capacities,
+    preserves_scan_progress,
     priority_values,
     provisioning_retry,
 )
@@ -98,5 +100,6 @@ def _run(model, objects: list[Mapping], workloads: WorkloadsFile, *, where: str,
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
     result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
-                        pods_ready=pods_ready(model), eviction=workloads.eviction_delays()).run()
+                        pods_ready=pods_ready(model), eviction=workloads.eviction_delays(),
+                        preserve_scan_progress=preserves_scan_progress(model)).run()
     return result, cluster, planned, pools

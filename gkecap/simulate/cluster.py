@@ -134,6 +134,9 @@ class ClusterQueue(QuotaNode):
     # flavor -> admission checks that run for it (an entry with no flavors applies to all: key "")
     admission_checks: dict[str, tuple[str, ...]] = field(default_factory=dict)
     workloads: dict[str, Workload] = field(default_factory=dict)
+    # Kueue's AllocatableResourceGeneration: advances when one of its admitted workloads goes (deleteWorkload,
+    # pkg/cache/scheduler/clusterqueue.go @ v0.19.2; quotas never change during a simulation).
+    allocatable_generation: int = 0
 
     def nominal_for_borrowing(self, fr: FlavorResource) -> int:
         return self.quota(fr).nominal
@@ -258,6 +261,7 @@ class Cluster:
             else:
                 users[queue.name] -= 1
         if not self._tentative:
+            queue.allocatable_generation += 1
             self._lasting_change(queue, workload)
 
     def _lasting_change(self, queue: ClusterQueue, workload: Workload) -> None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from gkecap.graphs import strongly_connected
+
 MIN_REPEATS = 2  # a workload evicted this many times by the set, and readmitted in between, makes it a cycle
 
 
@@ -32,54 +34,6 @@ class Cycle:
     breaks: list[dict] = field(default_factory=list)  # [{"change", "why", "verified"}]
 
 
-def _strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Tarjan's algorithm, iterative (a run may hold thousands of preemptions)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    result: list[list[str]] = []
-    counter = 0
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges.get(root, ()))))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(edges.get(child, ())))))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                result.append(sorted(component))
-    return result
-
-
 def find_cycles(events: Iterable, teams: dict[str, str], units: dict[str, str] | None = None) -> list[Cycle]:
     """The cycles among a run's preemptions (`SimEvent`s with `by`), first-starting first. `teams` maps each
     workload to its team, `units` each pool to its accelerator kind."""
@@ -88,7 +42,7 @@ def find_cycles(events: Iterable, teams: dict[str, str], units: dict[str, str] |
     for e in preemptions:
         edges.setdefault(e.by, set()).add(e.workload)
     cycles = []
-    for component in _strongly_connected(edges):
+    for component in strongly_connected(sorted(edges), edges):
         if len(component) < 2:
             continue
         members = set(component)

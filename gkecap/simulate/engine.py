@@ -131,7 +131,8 @@ class _State:
 class Simulation:
     def __init__(self, cluster: Cluster, pools: Mapping[str, PoolCapacity], planned: list[PlannedWorkload],
                  retry: tuple[int, float, float], *, start_iso: str = "", delays: Delays = Delays(),
-                 pods_ready: PodsReady | None = None, eviction: EvictionDelays = EvictionDelays()):
+                 pods_ready: PodsReady | None = None, eviction: EvictionDelays = EvictionDelays(),
+                 preserve_scan_progress: bool = True):
         self.cluster = cluster
         self.eviction = eviction
         self.limits: list[dict] = []
@@ -146,7 +147,7 @@ class Simulation:
         self.queued_samples: dict[str, list[tuple[float, int, int, int]]] = {
             name: [(0.0, 0, 0, 0)] for name, p in self.pools.items() if p.queued}
         self.queued_units = {name: 0 for name in self.queued_samples}
-        self.scheduler = Scheduler(cluster)
+        self.scheduler = Scheduler(cluster, preserve_scan_progress=preserve_scan_progress)
         self.retry_limit, self.backoff_base, self.backoff_max = retry
         self.start_iso = start_iso
         self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators))

@@ -22,6 +22,7 @@ from gkecap.components.kubernetes_objects.admission_policy import policy_name
 from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
 from gkecap.components.k8s.duration import parse_duration as parse_go_duration
 from gkecap.components.kubernetes_objects.kueue_chart import install_args
+from gkecap.components.kueue_api.releases import parse_kueue_release
 from gkecap.components.model import CapacityModel, PoolPlan
 from gkecap.components.gke import POOL_LABEL
 from gkecap.simulate.cluster import (
@@ -364,6 +365,17 @@ def pods_ready(model: CapacityModel) -> PodsReady | None:
     return PodsReady(parse_go_duration(settings["timeout"]),
                      float(requeuing.get("backoffBaseSeconds", DEFAULT_BACKOFF_BASE_SECONDS)),
                      float(requeuing.get("backoffMaxSeconds", DEFAULT_BACKOFF_MAX_SECONDS)))
+
+
+# FlavorFungibilityPreserveScanProgress: declared in v0.19.0, beta and on by default (pkg/features/kube_features.go
+# @ v0.19.2); the environment's Kueue sets no other value for it, so an older release scans without it.
+SCAN_PROGRESS_SINCE = (0, 19, 0)
+
+
+def preserves_scan_progress(model: CapacityModel) -> bool:
+    """Whether the environment's Kueue keeps a pending workload's flavor-scan progress between cycles."""
+    release = parse_kueue_release(model.kueue.version)
+    return release is not None and release >= SCAN_PROGRESS_SINCE
 
 
 def delays(workloads: WorkloadsFile) -> Delays:

@@ -49,6 +49,13 @@ class Assignment:
     usage: dict[FlavorResource, int] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     no_fit: bool = False
+    # Kueue's LastState.LastTriedFlavorIdx: per complete pod set, resource -> the index (in its resource group's
+    # flavor list) where the scan stopped, -1 when it went through the last flavor (the next scan starts over).
+    tried: list[dict[str, int]] = field(default_factory=list)
+
+    def pending_flavors(self) -> bool:
+        """AssignmentClusterQueueState.PendingFlavors: a scan stopped before the last flavor of its group."""
+        return any(i != -1 for ps in self.tried for i in ps.values())
 
     @property
     def mode(self) -> str:
@@ -122,23 +129,39 @@ def flavor_matches(flavor: Flavor, pod_set: PodSet) -> bool:
 
 
 class FlavorAssigner:
-    def __init__(self, cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None):
+    """`resume`: the scan progress a previous cycle left (LastTriedFlavorIdx per pod set, see `scan_progress`);
+    each resource group's scan starts after the recorded flavor (NextFlavorToTryForPodSetResource)."""
+
+    def __init__(self, cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None,
+                 resume: tuple[dict[str, int], ...] | None = None):
         self.cluster = cluster
         self.workload = workload
         self.queue = cluster.queues[workload.cluster_queue]
         self.now = now
         self.reads = reads
+        self.resume = resume or ()
 
     def can_preempt_while_borrowing(self) -> bool:
         preemption = self.queue.preemption
         return preemption.borrow_within_cohort != NEVER or (
             self.cluster.fair_sharing and preemption.reclaim_within_cohort != NEVER)
 
+    def _start(self, index: int, requests: dict[str, int]) -> int:
+        """NextFlavorToTryForPodSetResource: after the flavor recorded for the pod set's group, else the first."""
+        if index >= len(self.resume):
+            return 0
+        recorded = self.resume[index]
+        for resource in requests:
+            if resource in recorded:
+                return recorded[resource] + 1
+        return 0
+
     def assign(self) -> Assignment:
         assignment = Assignment()
-        for pod_set in self.workload.pod_sets:
+        for index, pod_set in enumerate(self.workload.pod_sets):
             requests = pod_set.total()
             chosen: dict[str, FlavorChoice] = {}
+            tried: dict[str, int] = {}
             for resource in requests:
                 if self.queue.group_of(resource) is None:
                     assignment.no_fit = True
@@ -150,25 +173,32 @@ class FlavorAssigner:
                 group_requests = {r: v for r, v in requests.items() if r in group.covered}
                 if not group_requests:
                     continue
-                result = self._find_flavor(pod_set, group.flavors, group_requests, assignment.usage)
+                result, stopped = self._find_flavor(pod_set, group.flavors, group_requests, assignment.usage,
+                                                    self._start(index, group_requests))
                 if result is None:
                     assignment.no_fit = True
                     assignment.pod_sets.append(chosen)
                     return assignment
                 chosen.update(result)
+                tried.update(dict.fromkeys(result, stopped))
             for resource, choice in chosen.items():
                 fr = (choice.flavor, resource)
                 assignment.usage[fr] = assignment.usage.get(fr, 0) + requests[resource]
             assignment.pod_sets.append(chosen)
+            assignment.tried.append(tried)
         return assignment
 
     def _find_flavor(self, pod_set: PodSet, flavors: tuple[str, ...], requests: dict[str, int],
-                     assumed: dict[FlavorResource, int]) -> dict[str, FlavorChoice] | None:
+                     assumed: dict[FlavorResource, int], start: int = 0) -> tuple[dict[str, FlavorChoice] | None, int]:
+        """findFlavorForPodSets from flavor index `start`: the choice, and where the scan stopped (TriedFlavorIdx:
+        the index of the flavor it stopped at, -1 when it went through the group's last flavor)."""
         best: dict[str, FlavorChoice] | None = None
         best_mode = _WORST
         preference = self.queue.fungibility.preference
         reads = self.reads
-        for name in self._matching(pod_set, flavors):
+        for index, name in self._matching(pod_set, flavors):
+            if index < start:
+                continue
             choices: dict[str, FlavorChoice] = {}
             mode = _BEST
             # What this flavor's answer read. A flavor that cannot fit depends only on the resource that did not
@@ -191,19 +221,20 @@ class FlavorAssigner:
                 else:
                     reads.merge(flavor_reads)
             if not _try_next_flavor(mode, self.queue):
-                return choices
+                return choices, (index if index < len(flavors) - 1 else -1)
             if _preferred(mode, best_mode, preference):
                 best, best_mode = choices, mode
         if best_mode[0] == _NO_FIT:
-            return None
-        return best
+            return None, -1
+        return best, -1  # the scan went through the last flavor (flavors the selector excludes count as tried)
 
-    def _matching(self, pod_set: PodSet, flavors: tuple[str, ...]) -> list[str]:
-        """The flavors whose labels the pod set's node selector allows, in order (fixed: memoised on the pod set)."""
+    def _matching(self, pod_set: PodSet, flavors: tuple[str, ...]) -> list[tuple[int, str]]:
+        """The flavors whose labels the pod set's node selector allows, with their index in the group, in order
+        (fixed: memoised on the pod set)."""
         cache = pod_set.__dict__.setdefault("_matching", {})
         result = cache.get(flavors)
         if result is None:
-            result = cache[flavors] = [name for name in flavors
+            result = cache[flavors] = [(i, name) for i, name in enumerate(flavors)
                                        if flavor_matches(self.cluster.flavors.get(name) or Flavor(name), pod_set)]
         return result
 
@@ -236,5 +267,6 @@ class FlavorAssigner:
         return _RECLAIM, borrow
 
 
-def assign_flavors(cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None) -> Assignment:
-    return FlavorAssigner(cluster, workload, now, reads).assign()
+def assign_flavors(cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None,
+                   resume: tuple[dict[str, int], ...] | None = None) -> Assignment:
+    return FlavorAssigner(cluster, workload, now, reads, resume).assign()

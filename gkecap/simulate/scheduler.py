@@ -29,6 +29,7 @@ from gkecap.simulate.quota_tree import (
     dominant_resource_share,
     usage_path,
 )
+from gkecap.simulate.scan_progress import ScanProgress, outdated
 from gkecap.simulate.shortcuts import SHORTCUTS
 
 
@@ -179,10 +180,18 @@ class _Queue:
 
 
 class Scheduler:
-    """Pending workloads per ClusterQueue and the cycle that admits them into `cluster`."""
+    """Pending workloads per ClusterQueue and the cycle that admits them into `cluster`.
 
-    def __init__(self, cluster: Cluster):
+    `preserve_scan_progress`: Kueue's FlavorFungibilityPreserveScanProgress feature gate (beta, on by default
+    since v0.19: pkg/features/kube_features.go @ v0.19.2); off, Kueue's earlier behaviour (see `_resume`)."""
+
+    def __init__(self, cluster: Cluster, *, preserve_scan_progress: bool = True):
         self.cluster = cluster
+        self.preserve_scan_progress = preserve_scan_progress
+        # Kueue's schedulingCycle (one per cycle that has heads) and the pending workloads' flavor-scan progress
+        # (their LastAssignment, gkecap.simulate.scan_progress), with the workload it was recorded for.
+        self.scheduling_cycle = 0
+        self._scan: dict[str, tuple[Workload, ScanProgress]] = {}
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
         # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
         # order, which is the order of a cycle's entries.
@@ -263,12 +272,17 @@ class Scheduler:
         # _tournament). Elsewhere they are set aside without an Entry: most heads, after every release.
         entries, quiet = [], []
         kept = self._nominations if self.cache_nominations else {}
-        for w in self.heads():
+        heads = self.heads()
+        if heads:
+            self.scheduling_cycle += 1
+        for w in heads:
+            resume = self._resume(w)
             answer = kept.get(w.name)
-            if answer is not None and answer[0] is w and answer[3]:
+            if (answer is not None and answer[0] is w and answer[3] and answer[4] == resume
+                    and not answer[1].pending_flavors()):
                 quiet.append((w, answer))
             else:
-                entries.append(self._nominate(w, now))
+                entries.append(self._nominate(w, now, resume))
         if quiet:
             top = self._top
             busy = {top[e.queue.name] for e in entries if not e.inert}
@@ -276,9 +290,11 @@ class Scheduler:
                 queue = cluster.queues[w.cluster_queue]
                 if busy and top[queue.name] in busy:
                     entries.append(Entry(w, queue, answer[1], list(answer[2])))
-                elif self.queues[queue.name].set_aside(w):
-                    self._with_aside.add(queue.name)
-                    result.set_aside_quietly.append(w)
+                else:
+                    self._scan.pop(w.name, None)  # its scan went through every flavor: the next one starts over
+                    if self.queues[queue.name].set_aside(w):
+                        self._with_aside.add(queue.name)
+                        result.set_aside_quietly.append(w)
         if not entries:
             return result
         preempted: dict[str, Workload] = {}
@@ -294,6 +310,7 @@ class Scheduler:
         for queue, usage in reserved:
             cluster.remove_usage(queue, usage)
         for entry in entries:
+            self._record_scan(entry)
             if entry.status == "inadmissible":
                 result.inadmissible.append(entry)
             elif entry.status == "admitted":
@@ -307,13 +324,49 @@ class Scheduler:
             entry.workload.reserved_at = now
             self.withdraw(entry.workload)
         for entry in result.inadmissible:
+            if entry.assignment.pending_flavors():
+                continue  # requeueIfNotPresent: back in the heap at once, its scan resumes in the next cycle
             if self.queues[entry.queue.name].set_aside(entry.workload):
                 self._with_aside.add(entry.queue.name)
         # In StrictFIFO a head that does not fit stays at the head: no progress from it.
         result.inadmissible = [e for e in result.inadmissible if e.queue.queueing_strategy == BEST_EFFORT_FIFO]
         return result
 
-    def _nominate(self, w: Workload, now: float) -> Entry:
+    def _resume(self, w: Workload) -> tuple[dict[str, int], ...] | None:
+        """The scan progress the workload's nomination resumes from, or None (from the first flavor): Kueue's
+        getAssignments and lastAssignmentOutdated (pkg/scheduler/scheduler.go @ v0.19.2). With the gate, progress
+        recorded for the same scheduling shape in this cycle or the one before is kept whatever changed meanwhile;
+        otherwise (and always without the gate) it is dropped once the queue's allocatable generation advanced."""
+        recorded = self._scan.get(w.name)
+        if recorded is None:
+            return None
+        if recorded[0] is not w or outdated(recorded[1], self.cluster.queues[w.cluster_queue].allocatable_generation,
+                                            self.scheduling_cycle, scheduling_shape(w),
+                                            preserve=self.preserve_scan_progress):
+            del self._scan[w.name]
+            return None
+        return recorded[1].tried
+
+    def _record_scan(self, entry: Entry) -> None:
+        """What the cycle leaves of the entry's LastAssignment: nothing once admitted or preempting
+        (markPreemptionOutcome), nor for a skipped entry without the gate (markSkipped); else its assignment's scan
+        progress (recordAssignment). A scan that went through every flavor is the same as none (the next starts
+        over), so only one that stopped early is kept."""
+        w = entry.workload
+        keep = entry.status == "inadmissible" or (entry.status == "skipped" and self.preserve_scan_progress)
+        if not keep or not entry.assignment.pending_flavors():
+            self._scan.pop(w.name, None)
+            return
+        self._scan[w.name] = (w, ScanProgress(tuple(entry.assignment.tried), self.scheduling_cycle,
+                                              entry.queue.allocatable_generation, scheduling_shape(w)))
+
+    def scan_progress(self, name: str) -> ScanProgress | None:
+        """The flavor-scan progress recorded for a pending workload (None: its next scan starts at the first
+        flavor)."""
+        recorded = self._scan.get(name)
+        return None if recorded is None else recorded[1]
+
+    def _nominate(self, w: Workload, now: float, resume: tuple[dict[str, int], ...] | None = None) -> Entry:
         """The head's flavor assignment and preemption targets on the current snapshot.
 
         A nomination is a function of the workload and of the lasting state it read: the usage of some
@@ -324,18 +377,18 @@ class Scheduler:
         cluster = self.cluster
         queue = cluster.queues[w.cluster_queue]
         cached = self._nominations.get(w.name) if self.cache_nominations else None
-        if cached is not None and cached[0] is w:
+        if cached is not None and cached[0] is w and cached[4] == resume:
             return Entry(w, queue, cached[1], list(cached[2]))
         reads = StateReads()
         with cluster.tentative():
-            assignment = assign_flavors(cluster, w, now, reads)
+            assignment = assign_flavors(cluster, w, now, reads, resume)
             targets = []
             if assignment.mode == PREEMPT:
                 targets = get_targets(PreemptionContext(
                     cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
         entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
-            self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert)
+            self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert, resume)
             readers = self._readers
             for key in (*reads.frs, *map(id, reads.nodes)):
                 readers.setdefault(key, set()).add(w.name)

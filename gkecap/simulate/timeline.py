@@ -1,7 +1,7 @@
-"""The simulation as a self-contained HTML timeline in the capacity report's style (its CSS, its matplotlib
-settings and team colors, inline SVG, its inline script: search, team and pool filters, sortable tables): a Gantt
-chart per pool (which workload ran on its nodes when, and how it ended), and each team's accelerator usage against
-its nominal quota over time, then the tables.
+"""The simulation as a self-contained HTML timeline in the capacity report's style (its CSS and chart settings,
+matplotlib figures as inline SVG (gkecap.simulate.figures), its inline script: search, team and pool filters,
+sortable tables): a Gantt chart per pool (which workload ran on its nodes when, and how it ended), and each team's
+accelerator usage against its nominal quota over time, then the tables.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from gkecap.atomic_files import contained, write_text_atomic
-from gkecap.report import charts, interactive
-from gkecap.report.html import _CSS as REPORT_CSS
+from gkecap.report import interactive
+from gkecap.report.styling import CHART_STYLE, PAGE_CSS
+from gkecap.simulate import figures
 from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
@@ -40,14 +41,14 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
     shown = names[:MAX_GANTT_ROWS]
     rows = {name: i for i, name in enumerate(shown)}
     folded = len(names) > len(shown)
-    with matplotlib.rc_context(charts._STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 0.28 * (len(shown) + folded) + 1.3))
         ax = fig.subplots()
         for run in runs:
             row = rows.get(run.workload, len(shown))
             end = run.end if run.end is not None else result.end
             ax.barh(row, _hours(end - run.start), left=_hours(run.start), height=0.7,
-                    color=colors.get(run.team, charts.OTHER_COLOR), edgecolor="white",
+                    color=colors.get(run.team, figures.OTHER_COLOR), edgecolor="white",
                     hatch=_OUTCOME_HATCH.get(run.outcome))
         labels = shown + ([f"{len(names) - len(shown)} more"] if folded else [])
         ax.set_yticks(range(len(labels)), labels, fontsize=7)
@@ -70,7 +71,7 @@ def pool_gantt(result: SimulationResult, pool: str) -> Figure:
 def usage_against_quota(result: SimulationResult, teams: list[str], unit: str) -> Figure:
     """Units of one kind each team holds (quota reserved) over time, with its nominal quota as a dashed line."""
     colors = _team_colors(result)
-    with matplotlib.rc_context(charts._STYLE):
+    with matplotlib.rc_context(CHART_STYLE):
         fig = Figure(figsize=(8.0, 3.2))
         ax = fig.subplots()
         for team in teams:
@@ -102,7 +103,7 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
         ("mean wait to admission", clock(facts["waitToAdmission"]["mean"])), ("evictions", facts["evictions"])))
     parts = [
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f"<title>{escape(title)}</title><style>{REPORT_CSS}{interactive.CSS}</style></head><body><main>",
+        f"<title>{escape(title)}</title><style>{PAGE_CSS}{interactive.CSS}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="sub">Scenario start {escape(result.start_iso)}; Kueue v0.19 admission simulated over the '
         f"environment's own ClusterQueues{' with fair sharing' if result.fair_sharing else ''}.</p>",
@@ -118,11 +119,11 @@ def render_html(result: SimulationResult, *, source: str = "") -> str:
                   if any(u for _, u, _ in result.usage[t].get(unit, ()))]
         if active:
             figure = usage_against_quota(result, active[:10], unit)
-            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(figure))}</div>')
+            parts.append(f'<div class="chart">{figures.figure_svg(figure)}</div>')
     parts.append("<h2>Pools</h2>")
     for pool in result.pool_nodes:
         if any(r.pool == pool for r in result.runs):
-            parts.append(f'<div class="chart">{charts.responsive(charts.figure_svg(pool_gantt(result, pool)))}</div>')
+            parts.append(f'<div class="chart">{figures.figure_svg(pool_gantt(result, pool))}</div>')
     parts.extend(_cycles_html(result))
     parts.append("<h2>Teams</h2><p>Waits to start: until every pod ran; waits to admission: until Kueue admitted.</p>"
                  '<table id="sim-teams" class="sortable filterable"><thead><tr><th>team</th><th class=n>quota</th>'

@@ -97,7 +97,7 @@ def test_plugin_serves_the_schema_over_grpc():
     pool = schema["resources"]["gkecap:index:AcceleratorNodePool"]
     assert pool["inputProperties"]["capacity"] == {
         "description": "Capacity model: flex-start, queued, calendar, reservation, spot or on-demand.",
-        "type": "string", "plain": True}
+        "$ref": "#/types/gkecap:index:CapacityModel", "plain": True}
 
 
 def test_provider_maps_consumer_inputs_to_the_component(pulumi_run):

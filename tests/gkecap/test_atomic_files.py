@@ -65,3 +65,14 @@ def test_a_failed_write_names_the_file_and_keeps_the_previous_one(tmp_path, monk
         write_text_atomic(path, "new\n")
     assert (failed.value.filename, failed.value.strerror) == (str(path), "No space left on device")
     assert path.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
+
+
+def test_the_off_switch_writes_the_same_text_again(tmp_path, monkeypatch):
+    from gkecap.atomic_files import WRITE_UNCHANGED_ENV
+
+    path = write_text_atomic(tmp_path / "a.yaml", "kind: Job\n")
+    inode = path.stat().st_ino
+    monkeypatch.setenv(WRITE_UNCHANGED_ENV, "1")
+    write_text_atomic(path, "kind: Job\n")
+    assert path.stat().st_ino != inode and path.read_text() == "kind: Job\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]

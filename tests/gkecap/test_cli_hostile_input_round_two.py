@@ -64,14 +64,14 @@ def test_plan_out_leaves_a_users_files_and_removes_only_its_own(tmp_path):
         path.write_text(text)
     first = gkecap(["plan", "--program", str(STACKS), "--config", str(DEV_STACK), "--no-policies", "--out", str(out)], tmp_path)
     assert_clean(first, 0)
-    assert (out / "workloads" / "platform" / "h100-flex.yaml").is_file()
+    assert (out / "workloads" / "platform.yaml").is_file()
     # The next plan no longer has team `platform`: its starters go, the user's files stay.
     renamed = tmp_path / "Pulumi.dev.yaml"
     renamed.write_text(DEV_STACK.read_text().replace("name: platform", "name: infra").replace("group:ml-platform", "group:ml-infra"))
     second = gkecap(["plan", "--program", str(STACKS), "--config", str(renamed), "--no-policies", "--out", str(out)], tmp_path)
     assert_clean(second, 0)
-    assert not (out / "workloads" / "platform" / "h100-flex.yaml").exists()
-    assert (out / "workloads" / "infra" / "h100-flex.yaml").is_file()
+    assert not (out / "workloads" / "platform.yaml").exists()
+    assert (out / "workloads" / "infra.yaml").is_file()
     assert {path: path.read_text() for path in users} == users
 
 

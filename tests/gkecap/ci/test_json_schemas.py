@@ -37,6 +37,7 @@ CASES = {
     "simulate prod": ("simulate", ["simulate", "--stack", "prod", "--workloads", "stacks/scenarios/prod.yaml"]),
     "simulate invalid": ("simulate", ["simulate", "--stack", "prod", "--workloads", "no-such-file.yaml"]),
     "policies": ("policies", ["policies"]),
+    "diff": ("diff", ["diff", "--base", "stacks/Pulumi.dev.yaml", "--head", "stacks/Pulumi.prod.yaml", "--no-policies"]),
 }
 
 

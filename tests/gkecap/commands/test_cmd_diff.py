@@ -137,3 +137,32 @@ def test_plan_with_a_base_adds_the_diff_to_every_output(plans, tmp_path):
     assert 'id="changes-table"' in report and "quota.h100-dws-long: 8 GPUs -&gt; 12 GPUs" in report
     document = json.loads((tmp_path / "out" / "plan.json").read_text(encoding="utf-8"))
     assert [c["field"] for c in document["diff"]["changes"]] == [e[3] for e in EXPECTED]
+
+
+def _document(path: Path, team: str, quota: int, message: str) -> Path:
+    """A plan.json as a hand-edited or crafted file may hold it: names and messages with control characters."""
+    capacity = {"teams": {team: {"cohort": None, "quota": {"h100": quota}}}, "cohorts": {}, "pools": {}, "reservations": {}}
+    violations = [{"policy": "p", "enforcementLevel": "advisory", "urn": "", "message": message}] if message else []
+    path.write_text(json.dumps({"violations": violations, "capacity": capacity}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("output", ["text", "markdown"])
+def test_control_characters_of_names_and_messages_are_printed_escaped(tmp_path, output):
+    """ESC, BEL and a bidirectional override from a user's file reach the terminal escaped, as in every output
+    (gkecap.commands.terminal_io.printable), never as what a terminal acts on."""
+    name = "vis\x1b[2Jion\u202e"
+    base = _document(tmp_path / "base.json", name, 4, "")
+    head = _document(tmp_path / "head.json", name, 8, "clear\x07 \x1b]0;title\x07")
+    result = runner.invoke(app, ["diff", "--base", str(base), "--head", str(head), "--format", output])
+    assert result.exit_code == 0, result.stderr
+    assert not any(char in result.stdout for char in "\x1b\x07\u202e")
+    assert "vis\\x1b" in result.stdout and "ion\\u202e" in result.stdout and "clear\\x07" in result.stdout
+
+
+def test_json_keeps_control_characters_as_json_escapes(tmp_path):
+    base = _document(tmp_path / "base.json", "a\x1bb", 4, "")
+    head = _document(tmp_path / "head.json", "a\x1bb", 8, "")
+    result = runner.invoke(app, ["diff", "--base", str(base), "--head", str(head), "--format", "json"])
+    assert "\x1b" not in result.stdout and "\\u001b" in result.stdout
+    assert json.loads(result.stdout)["changes"][0]["name"] == "a\x1bb"

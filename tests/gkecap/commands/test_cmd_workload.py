@@ -69,3 +69,18 @@ def test_vertex_job_prints_the_gcloud_config(tmp_path, vertex_types):
 def test_an_unknown_profile_exits_2_listing_the_profiles(tmp_path):
     result = runner.invoke(app, ["vertex-job", "--config", _config(tmp_path), "--profile", "nope"])
     assert result.exit_code == 2 and "--profile: 'nope'" in result.stderr and "llm-h100" in result.stderr
+
+
+def test_with_the_defaults_a_workload_is_the_plans_starter_for_that_team_and_pool(tmp_path):
+    """The starter file's header tells a team to take one pool's starter with `gkecap workload ... > job.yaml`."""
+    from gkecap.components.model import derive
+    from gkecap.components.spec import load_environment
+    from gkecap.starters import workload_files
+    from testkit.spec_data import NOW
+
+    config = _config(tmp_path)
+    result = runner.invoke(app, ["workload", "--config", config, "--team", "team-a", "--pool", "l4-spot"])
+    assert result.exit_code == 0, result.stderr
+    [manifest] = [d for d in yaml.safe_load_all(result.stdout) if d]
+    team_file = workload_files(derive(load_environment(prod(), project="acme-ml-prod", now=NOW)), "prod")["workloads/team-a.yaml"]
+    assert manifest in [d for d in yaml.safe_load_all(team_file) if d]

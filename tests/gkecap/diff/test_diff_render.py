@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from gkecap.ci.documents import SCHEMA_VERSIONS
 from gkecap.diff import render_json, render_markdown, render_text
 from gkecap.diff.changes import Change, Finding, PlanDiff
 
@@ -34,8 +35,8 @@ def test_markdown_a_change_is_one_table_row():
 
 
 def test_json_carries_a_schema_version_and_every_change():
-    document = json.loads(render_json(_diff(QUOTA)))
-    assert document["schemaVersion"] == 1
+    document = json.loads(render_json(_diff(QUOTA), schema_version=SCHEMA_VERSIONS["diff"]))
+    assert document["schemaVersion"] == SCHEMA_VERSIONS["diff"]
     assert document["changes"] == [{"kind": "team", "name": "vision", "change": "changed", "field": "quota.h100",
                                     "before": 4, "after": 8, "unit": "GPUs"}]
     assert document["summary"]["changes"] == {"team": {"changed": 1}}

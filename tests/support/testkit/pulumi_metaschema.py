@@ -6,7 +6,12 @@ Source: pulumi/pulumi `pkg/codegen/schema/pulumi.json` (read at commit 1b5949891
 string and nothing else), an array (`type: array` with `items`), a map (`type: object`, optional
 `additionalProperties`), a `$ref`, or a `oneOf` of two or more references; a property adds `description`,
 `const`, `default` (a primitive), `secret`, ...; object types have `type: object`, `properties`, `required`;
-resources add `inputProperties`, `requiredInputs`, `isComponent`. Written here from those rules (the file is not
+resources add `inputProperties`, `requiredInputs`, `isComponent`. A type in `types` is an object type or an enum
+type (`enumTypeSpec`: a primitive `type` and `enum`, values `{value, name?, description?, deprecationMessage?}`).
+The package's top level allows only the metaschema's keys (`additionalProperties: false`), among them
+`publisher`, `repository`, `license`, `keywords` and `language` (`languageSpec`: nodejs `packageName`, python
+`packageName`, go `importBasePath`, csharp `rootNamespace`, java `basePackage`, ...); enum types, metadata and
+language sections re-read at commit 01c4ec37f501 (November 2026). Written here from those rules (the file is not
 shipped with any Pulumi package the tests can read), not copied.
 """
 
@@ -49,6 +54,39 @@ _PROPERTY = {
     },
 }
 
+_ENUM = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": _PRIMITIVE},
+        "description": {"type": "string"},
+        "enum": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["value"], "additionalProperties": False,
+            "properties": {"value": {"type": ["boolean", "integer", "number", "string"]}, "name": {"type": "string"},
+                           "description": {"type": "string"}, "deprecationMessage": {"type": "string"}}}},
+    },
+    "required": ["type", "enum"],
+}
+
+_STRING_MAP = {"type": "object", "additionalProperties": {"type": "string"}}
+_LANGUAGE = {
+    "type": "object",
+    "properties": {
+        "nodejs": {"type": "object", "properties": {"packageName": {"type": "string"},
+                                                    "packageDescription": {"type": "string"},
+                                                    "dependencies": _STRING_MAP,
+                                                    "respectSchemaVersion": {"type": "boolean"}}},
+        "python": {"type": "object", "properties": {"packageName": {"type": "string"}, "requires": _STRING_MAP,
+                                                    "respectSchemaVersion": {"type": "boolean"}}},
+        "go": {"type": "object", "properties": {"importBasePath": {"type": "string"},
+                                                "respectSchemaVersion": {"type": "boolean"}}},
+        "csharp": {"type": "object", "properties": {"rootNamespace": {"type": "string"},
+                                                    "namespaces": _STRING_MAP, "packageReferences": _STRING_MAP,
+                                                    "respectSchemaVersion": {"type": "boolean"}}},
+        "java": {"type": "object", "properties": {"basePackage": {"type": "string"}, "packages": _STRING_MAP,
+                                                  "dependencies": _STRING_MAP}},
+    },
+}
+
 _OBJECT = {
     "type": "object",
     "properties": {
@@ -64,13 +102,36 @@ METASCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "required": ["name"],
+    "additionalProperties": False,
     "properties": {
         "name": {"type": "string", "pattern": r"^[a-zA-Z][-a-zA-Z0-9_]*$"},
-        "version": {"type": "string"},
+        "displayName": {"type": "string"},
+        "version": {"type": "string", "pattern": r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"},
+        "description": {"type": "string"},
+        "keywords": {"type": "array", "items": {"type": "string"}},
+        "homepage": {"type": "string"},
+        "license": {"type": "string"},
+        "attribution": {"type": "string"},
+        "repository": {"type": "string"},
+        "logoUrl": {"type": "string"},
+        "publisher": {"type": "string"},
+        "namespace": {"type": "string", "pattern": r"^([a-z][a-z0-9]*)(-[a-z0-9]+)*$"},
+        "meta": {"type": "object"},
+        "config": {"type": "object"},
+        "dependencies": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+        "provider": {"type": "object"},
+        "functions": {"type": "object"},
+        "language": {"$ref": "#/$defs/language"},
+        "parameterization": {"type": "object"},
+        "allowedPackageNames": {"type": "array", "items": {"type": "string"}},
+        "pluginDownloadURL": {"type": "string"},
         "types": {
             "type": "object",
             "propertyNames": {"pattern": TOKEN},
-            "additionalProperties": {"allOf": [{"$ref": "#/$defs/object"}], "properties": {"type": {"const": "object"}}},
+            "additionalProperties": {"oneOf": [
+                {"allOf": [{"$ref": "#/$defs/object"}], "properties": {"type": {"const": "object"}}},
+                {"$ref": "#/$defs/enum"},
+            ]},
         },
         "resources": {
             "type": "object",
@@ -85,5 +146,5 @@ METASCHEMA = {
             },
         },
     },
-    "$defs": {"type": _TYPE, "property": _PROPERTY, "object": _OBJECT},
+    "$defs": {"type": _TYPE, "property": _PROPERTY, "object": _OBJECT, "enum": _ENUM, "language": _LANGUAGE},
 }

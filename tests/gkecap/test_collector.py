@@ -1,4 +1,4 @@
-"""gkecap.policies.collector: a program runs under fewer garbage collections, and the thresholds come back after."""
+"""gkecap.collector: a program runs under fewer garbage collections, and the thresholds come back after."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gc
 from gkecap.engine.program import find_program
 from gkecap.engine.run import run_program
 from gkecap.engine.stack_config import StackConfig
-from gkecap.policies.collector import THRESHOLDS, fewer_collections
+from gkecap.collector import THRESHOLDS, fewer_collections
 
 
 def test_a_program_runs_under_the_thresholds(tmp_path):

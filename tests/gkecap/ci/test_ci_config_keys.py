@@ -1,6 +1,6 @@
 """An unknown key in a known config namespace is a warning naming the closest key (the provider ignores it)."""
 
-from gkecap.engine.config_keys import known_keys, unknown_key_diagnostics, unknown_key_issues
+from gkecap.ci.config_keys import known_keys, unknown_key_diagnostics, unknown_key_issues
 from gkecap.engine.stack_config import load_stack_config
 
 
