@@ -145,9 +145,9 @@ class Counting:
             counts.cycles += 1
             return cycle(sched, now)
 
-        def counted_nominate(sched, w, now):
+        def counted_nominate(sched, *args, **kwargs):
             counts.nominations += 1
-            return nominate(sched, w, now)
+            return nominate(sched, *args, **kwargs)
 
         def kept_run(sim):
             counts.simulation = sim
