@@ -26,6 +26,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 
 import base64
 import re
+from dataclasses import replace
 from datetime import timezone
 from typing import Any, NotRequired, Optional, TypedDict
 
@@ -37,11 +38,11 @@ from pydantic.alias_generators import to_snake
 from gkecap.components.cluster import GkeCluster
 from gkecap.components._schema_types import PoolExport, QueueExport, WorkerExport
 from gkecap.components._support import arguments, known, raise_invalid
-from gkecap.components.kubernetes_objects.kueue_chart import install_args as kueue_install_args
 from gkecap.components.kueue import KueueInstall, KueueObjects
-from gkecap.components.kubernetes_objects.build import kueue_objects, objects_of_kind
-from gkecap.components.model import CapacityModel, PoolPlan, derive
-from gkecap.components.node_pool import AcceleratorNodePool, pool_args
+from gkecap.components.kubernetes_objects.build import objects_of_kind
+from gkecap.components.kubernetes_objects.derived import DerivedEnvironment, offered, taken
+from gkecap.components.model import CapacityModel, PoolPlan
+from gkecap.components.node_pool import AcceleratorNodePool
 from gkecap.components.reservation import CalendarReservation
 from gkecap.components.issues import InvalidInput, under
 from gkecap.components.spec import EnvironmentSpec, SpecError, load_environment
@@ -52,7 +53,6 @@ from gkecap.components.kubernetes_objects.multikueue import (
 )
 from gkecap.components.kubernetes_objects.team_access import MANAGED_BY, MANAGED_BY_LABEL
 from gkecap.components.kueue_api.multikueue import KUBECONFIG_SECRET_KEY
-from gkecap.components.spec.workers import worker_environments
 
 # The least-privilege role GKE documents for node service accounts (logging, monitoring, metadata):
 # https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#node-service-accounts
@@ -97,11 +97,12 @@ class Environment(pulumi.ComponentResource):
     each)."""
 
     def __init__(self, name: str, args: EnvironmentArgs, opts: Optional[pulumi.ResourceOptions] = None):
-        spec = _spec(args)
+        derived = _derived(args)  # the one a plan offers (validated and derived once), else loaded here
+        spec = derived.spec
         prefix = f"{args['worker']}-" if args.get("worker") else ""  # a worker's children, unique in the stack
-        model = derive(spec)
+        model = derived.model
         try:
-            objects = kueue_objects(model)  # raises on anything Kueue would reject: nothing registered yet
+            objects = derived.objects  # raises on anything Kueue would reject: nothing registered yet
         except InvalidInput as err:
             raise_invalid("Environment", under("environment", err.issues))
         super().__init__("gkecap:index:Environment", name, None, opts)
@@ -154,18 +155,16 @@ class Environment(pulumi.ComponentResource):
 
         # With workers the pools run on the workers (each its own Environment, below); the manager has none.
         self.node_pools: dict[str, AcceleratorNodePool] = {
-            pool.name: AcceleratorNodePool(
-                pool.name, self._pool_args(pool, project, service_account), opts=child  # type: ignore[arg-type]
-            )
-            for pool in model.pools if not model.workers
+            pool.name: self._node_pool(pool, project, service_account, child) for pool in model.pools if not model.workers
         }
         self.worker_environments: dict[str, "Environment"] = {}
-        for worker, worker_spec in zip(spec.workers, worker_environments(spec)):
-            worker_args: dict[str, Any] = {"environment": worker_spec, "worker": worker.name}
+        for worker_name, worker in derived.workers.items():
+            worker_args: dict[str, Any] = {"environment": worker.spec, "worker": worker_name}
             if project is not None:
                 worker_args["project"] = project
-            environment = Environment(f"{name}-{worker.name}", worker_args, opts=child)  # type: ignore[arg-type]
-            self.worker_environments[worker.name] = environment
+            with offered(worker):  # the worker's model and objects, derived once for the report's manifests too
+                environment = Environment(f"{name}-{worker_name}", worker_args, opts=child)  # type: ignore[arg-type]
+            self.worker_environments[worker_name] = environment
             self.node_pools.update(environment.node_pools)
 
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.cluster.kubeconfig, opts=child)
@@ -174,7 +173,7 @@ class Environment(pulumi.ComponentResource):
         self.kueue_install: Optional[KueueInstall] = None
         depends: list[pulumi.Resource] = []
         if kueue.install:
-            install_args = kueue_install_args(model)  # the GitOps folder's values come from the same function
+            install_args = derived.install  # the GitOps folder's values come from the same function
             self.kueue_install = KueueInstall(f"{prefix}kueue", install_args, opts=k8s_child)  # type: ignore[arg-type]
             depends.append(self.kueue_install)
         self.kubeconfig_secrets: dict[str, k8s.core.v1.Secret] = {}
@@ -278,27 +277,32 @@ class Environment(pulumi.ComponentResource):
             )
         return account.email
 
-    def _pool_args(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str]) -> dict[str, Any]:
-        """The pool's request as AcceleratorNodePool arguments; a calendar pool names its CalendarReservation's
-        output, so the node pool waits for the reservation."""
-        args = pool_args(pool.request)
-        args.update(cluster=self.cluster.name, location=self.cluster.location, service_account=service_account)
-        if project is not None:
-            args["project"] = project
-        if pool.capacity == "calendar" and pool.reservation_name in self.reservations:
-            args["reservation"]["name"] = self.reservations[pool.reservation_name].reservation_name
-        return args
+    def _node_pool(self, pool: PoolPlan, project: Optional[str], service_account: pulumi.Input[str],
+                   opts: pulumi.ResourceOptions) -> AcceleratorNodePool:
+        """The pool's AcceleratorNodePool from its plan (request and node pools as checked and derived); a calendar
+        pool names its CalendarReservation's output, so the node pool waits for the reservation."""
+        request = pool.request
+        if pool.capacity == "calendar" and pool.reservation_name in self.reservations and request.reservation:
+            waited = self.reservations[pool.reservation_name].reservation_name
+            request = replace(request, reservation=replace(request.reservation, name=waited))  # type: ignore[arg-type]
+        return AcceleratorNodePool.of_plan(request, pool.node_pools, cluster=self.cluster.name,
+                                           location=self.cluster.location, service_account=service_account,
+                                           project=project, opts=opts)
 
 
-def _spec(args: EnvironmentArgs) -> EnvironmentSpec:
+def _derived(args: EnvironmentArgs) -> DerivedEnvironment:
+    """The environment of `args`: the one offered for it (`derived.offered`: `gkecap plan` validated it already),
+    else loaded and derived here."""
     args = arguments("Environment", args, EnvironmentArgs)  # type: ignore[assignment]
     environment = args.get("environment")
-    if isinstance(environment, EnvironmentSpec):
-        return environment
     given = environment.get("project") if isinstance(environment, dict) else None
     project = args.get("project") or given or gcp.config.project
+    if (offer := taken(environment, project)) is not None:
+        return offer
+    if isinstance(environment, EnvironmentSpec):
+        return DerivedEnvironment(environment)
     try:
-        return load_environment(environment, project=project)
+        return DerivedEnvironment(load_environment(environment, project=project))
     except SpecError as err:
         raise_invalid("Environment", under("environment", err.issues))
 

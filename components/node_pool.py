@@ -151,8 +151,26 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             issues += service_account_issues("serviceAccount", sa)
         if issues:
             raise_invalid(f"AcceleratorNodePool {name!r}", issues, _ARG_NAMES)
+        self._create(request, node_pool_settings(request, checked=True), args["cluster"], args["location"],
+                     args.get("project"), sa, opts)
+
+    @classmethod
+    def of_plan(cls, request: PoolRequest, settings: "tuple[NodePoolSettings, ...]", *, cluster: pulumi.Input[str],
+                location: pulumi.Input[str], service_account: pulumi.Input[str], project: Optional[str] = None,
+                opts: Optional[pulumi.ResourceOptions] = None) -> "AcceleratorNodePool":
+        """The pool of an environment's capacity model (`Environment`): its request as the spec checked it with the
+        pool's one rule set, and its GKE node pools as the model derived them (`model.PoolPlan`), used as they are
+        instead of being written out as arguments and read back. The reservation's name may be an Output."""
+        pool = cls.__new__(cls)
+        pool._create(request, settings, cluster, location, project, service_account, opts)
+        return pool
+
+    def _create(self, request: PoolRequest, settings: "tuple[NodePoolSettings, ...]", cluster: pulumi.Input[str],
+                location: pulumi.Input[str], project: Optional[str], sa: pulumi.Input[str],
+                opts: Optional[pulumi.ResourceOptions]) -> None:
+        name = request.name
         super().__init__("gkecap:index:AcceleratorNodePool", name, None, opts)
-        self.settings: tuple[NodePoolSettings, ...] = node_pool_settings(request, checked=True)
+        self.settings: tuple[NodePoolSettings, ...] = settings
         service_account = sa.apply(_checked_service_account) if isinstance(sa, pulumi.Output) else sa
 
         policy = None
@@ -162,17 +180,18 @@ class AcceleratorNodePool(pulumi.ComponentResource):
             # every node pool of the pool. FACTS A.3 [S34]; gke.pool_settings._placement.
             policy = gcp.compute.ResourcePolicy(
                 f"{name}-workload-policy",
-                project=args.get("project"),
-                region=_region(request.zones or (), args["location"]),
+                project=project,
+                region=_region(request.zones or (), location),
                 workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
                     type=placed.workload_policy, accelerator_topology=placed.accelerator_topology
                 ),
                 opts=pulumi.ResourceOptions(parent=self),
             )
 
-        affinity_values = _affinity_values(args.get("reservation"))
+        affinity_values = _affinity_values(request.reservation)
         self.node_pools: list[gcp.container.NodePool] = [
-            self._node_pool(s, args, service_account, affinity_values, policy) for s in self.settings
+            self._node_pool(s, cluster, location, project, service_account, affinity_values, policy)
+            for s in self.settings
         ]
 
         total_nodes = sum(s.autoscaling.total_max_node_count for s in self.settings)
@@ -192,7 +211,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
     def _node_pool(
         self,
         s: NodePoolSettings,
-        args: AcceleratorNodePoolArgs,
+        cluster: pulumi.Input[str],
+        location: pulumi.Input[str],
+        project: Optional[str],
         service_account: pulumi.Input[str],
         affinity_values: Optional[pulumi.Input[list[str]]],
         policy: "Optional[gcp.compute.ResourcePolicy]",  # quoted: pulumi_gcp.compute loads only when used
@@ -229,9 +250,9 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         return gcp.container.NodePool(
             s.name,
             name=s.name,
-            cluster=args["cluster"],
-            location=args["location"],
-            project=args.get("project"),
+            cluster=cluster,
+            location=location,
+            project=project,
             node_locations=list(s.node_locations) or None,
             initial_node_count=s.initial_node_count,
             autoscaling=gcp.container.NodePoolAutoscalingArgs(
@@ -363,10 +384,10 @@ def pool_args(request: PoolRequest) -> dict[str, Any]:
     return args
 
 
-def _affinity_values(target: Optional[ReservationTargetArgs]) -> Optional[pulumi.Input[list[str]]]:
-    if not target:
+def _affinity_values(target: Optional[ReservationTarget]) -> Optional[pulumi.Input[list[str]]]:
+    if target is None:
         return None
-    parts = (target.get("name"), target.get("project"), target.get("block"))
+    parts = (target.name, target.project, target.block)
     if any(isinstance(p, pulumi.Output) for p in parts):
         return pulumi.Output.all(*parts).apply(lambda p: [reservation_value(*p)])
     return [reservation_value(*parts)]  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ not start) raises `PlanError` whose `problems` are one clear line each (the CLI 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import time
@@ -69,6 +70,7 @@ class PlanResult:
     source: str = ""
     diagnostics: list[ci_diagnostics.ConfigDiagnostic] = field(default_factory=list)  # warnings about the input
     origins: Any = None  # gkecap.engine.origins.RegistrationOrigins of a program run
+    environment: Any = None  # the DerivedEnvironment handed from the spec's validation to the program (`derived`)
     diff: Any = None  # gkecap.diff.PlanDiff against `gkecap plan --base`: shown in every output
 
     @property
@@ -97,13 +99,23 @@ class PlanResult:
         }
 
     @functools.cached_property
-    def capacity_model(self) -> Any:
-        """The capacity model of the environment (None for a bare program), derived once for every output."""
+    def derived(self) -> Any:
+        """The environment with its model, Kubernetes objects and install (a
+        `gkecap.components.kubernetes_objects.derived.DerivedEnvironment`; None for a bare program): the one the
+        plan validated and its program's Environment derived, so every output reuses what the program computed."""
+        if self.environment is not None:
+            return self.environment
         if self.spec is None:
             return None
-        from gkecap.components.model import derive
+        from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
 
-        return derive(self.spec)
+        return DerivedEnvironment(self.spec)
+
+    @property
+    def capacity_model(self) -> Any:
+        """The capacity model of the environment (None for a bare program), derived once for every output."""
+        derived = self.derived
+        return derived.model if derived is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """The document `--format json` prints; `capacity` (an environment's teams, cohorts, pools and
@@ -261,9 +273,17 @@ def plan(
             exc.diagnostics = config_warnings + exc.diagnostics
             raise
         timings["spec"] = time.perf_counter() - t0
+        environment = offer = None
+        if spec is not None:  # the program's Environment takes this one: the spec is loaded and derived once a plan
+            from gkecap.components.kubernetes_objects.derived import DerivedEnvironment, offered
+
+            environment = DerivedEnvironment(spec)
+            offer = offered(environment, config.get(ENVIRONMENT_KEY), config.get("gcp:project"))
         t0 = time.perf_counter()
         try:
-            run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None, stack_outputs=stack_outputs)
+            with offer or contextlib.nullcontext():
+                run = run_program(program, stack_name, config, on_record=analysis.submit if analysis else None,
+                                  stack_outputs=stack_outputs)
         except ProgramFailed as exc:
             if isinstance(exc.cause, DeadlineExceeded):
                 raise exc.cause.at(ci_diagnostics.program_location(exc)) from None
@@ -308,6 +328,7 @@ def plan(
         source=str(program.entry.parent),
         diagnostics=config_warnings + spec_warnings,
         origins=run.origins,
+        environment=environment,
     )
 
 

@@ -23,7 +23,7 @@ from gkecap.policies.rules.dws import (
 from gkecap.policies.rules.gpu_pools import check_gpu_accelerator
 from gkecap.policies.rules.kueue_objects import check_kueue_object_valid, check_kueue_references
 from gkecap.policies.rules.kueue_props import is_kueue_token
-from gkecap.policies.rules.multikueue import check_multikueue_dispatch
+from gkecap.policies.rules.multikueue import check_multikueue_dispatch, is_multikueue_token
 from gkecap.policies.rules.node_pool_props import NODE_POOL_TYPES
 from gkecap.policies.rules.quota_capacity import (
     TEAM_LIMIT_SCHEMA,
@@ -131,9 +131,10 @@ ALL_POLICIES += [
     stack_policy(
         "multikueue-dispatch",
         "A MultiKueue manager's ClusterQueues dispatch only through MultiKueue (no ProvisioningRequest check beside "
-        "it), and every worker cluster of the stack has the manager's LocalQueues.",
+        "it, no topology-aware flavor before Kueue v0.15), and every worker cluster of the stack has the manager's "
+        "LocalQueues and the job integrations it dispatches.",
         check_multikueue_dispatch,
-        types=is_kueue_token,
+        types=is_multikueue_token,
         enforcement_level="mandatory",
     ),
     stack_policy(

@@ -118,7 +118,8 @@ HELP: dict[str, RuleHelp] = {
         "kueue",
         "Give a ClusterQueue either the MultiKueue admission check or a ProvisioningRequest one, not both (Kueue "
         "marks such a queue inactive), and create every LocalQueue of the manager on each worker cluster that the "
-        "MultiKueueConfig lists (gkecap's `workers:` does both).",
+        "MultiKueueConfig lists (gkecap's `workers:` does both). Enable on each worker the Kueue integrations the "
+        "manager dispatches, and run Kueue v0.15.0 or later on a manager with topology-aware flavors.",
     ),
     "kueue-references": RuleHelp(
         "kueue",

@@ -41,7 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "gke": frozenset({"issues", "catalog", "k8s"}),
     "kueue_api": frozenset({"issues", "k8s"}),
     # Vertex AI's training API (CustomJob bodies and their FLEX_START rules), over the catalog's Vertex facts.
-    "vertex_api": frozenset({"issues", "catalog"}),
+    "vertex_api": frozenset({"issues", "catalog", "k8s"}),
     "spec": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api", "vertex_api"}),
     "model": frozenset({"issues", "catalog", "gke", "spec", "vertex_api"}),
     "kubernetes_objects": frozenset({"issues", "catalog", "k8s", "gke", "kueue_api", "spec", "model"}),

@@ -49,6 +49,11 @@ KIND_ORDER: tuple[str, ...] = (
     # MultiKueue AdmissionCheck is Inactive until its MultiKueueConfig exists, then Kueue activates it.
     "MultiKueueCluster",
     "MultiKueueConfig",
+    # A MultiKueue worker's GitOps unit: the manager's identity there (multikueue.worker_access_objects; Pulumi
+    # registers the same objects itself), the ServiceAccount before its binding and token Secret.
+    "ServiceAccount",
+    "ClusterRoleBinding",
+    "Secret",
 )
 NAMESPACED_KINDS = frozenset({"LocalQueue", "RoleBinding", "ResourceQuota"})
 

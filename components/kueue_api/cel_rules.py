@@ -114,10 +114,9 @@ def topology(spec: dict[str, Any], version: str) -> list[Problem]:
     problems: list[Problem] = []
     levels = get_list(spec, "levels")
     # R-TOPO-2: CRD topologies.yaml:140-142 (whole-entry equality)
-    for i, level in enumerate(levels):
-        if level in levels[:i]:
-            problems.append(("R-TOPO-2", f"spec.levels[{i}]",
-                             f"level {level!r} repeats level {levels.index(level)}; levels must be unique"))
+    for i, first in _repeats(levels):
+        problems.append(("R-TOPO-2", f"spec.levels[{i}]",
+                         f"level {levels[i]!r} repeats level {first}; levels must be unique"))
     # R-TOPO-3: CRD :143-145
     labels = [level.get("nodeLabel") if isinstance(level, dict) else None for level in levels]
     if HOSTNAME_LABEL in labels and labels[-1] != HOSTNAME_LABEL:
@@ -143,8 +142,14 @@ def multikueue_config(spec: dict[str, Any], version: str) -> list[Problem]:
     if version != "v1beta2":
         return []
     clusters = get_list(spec, "clusters")
-    return [("R-MKCFG-2", f"spec.clusters[{i}]", f"cluster {name!r} repeats entry {clusters.index(name)}; the "
-             f"clusters must be unique") for i, name in enumerate(clusters) if name in clusters[:i]]
+    return [("R-MKCFG-2", f"spec.clusters[{i}]", f"cluster {clusters[i]!r} repeats entry {first}; the "
+             f"clusters must be unique") for i, first in _repeats(clusters)]
+
+
+def _repeats(items: list[Any]) -> list[tuple[int, int]]:
+    """(index, index of its first occurrence) of each entry equal to an earlier one: where the CRDs' uniqueness rule
+    (`size(self.filter(i, size(self.filter(j, j == i)) > 1)) == 0`, "must be unique") fails."""
+    return [(i, items.index(item)) for i, item in enumerate(items) if item in items[:i]]
 
 
 CEL_CHECKS: dict[str, Callable[[dict[str, Any], str], list[Problem]]] = {

@@ -122,3 +122,37 @@ def framework_issues(path: str, version: str, frameworks: list[str] | tuple[str,
             issues.append(Issue(path, f"{', '.join(repr(f) for f in needing)} need 'pod' in the list with Kueue "
                                 f"{version} (from v0.15 Kueue enables it implicitly); add 'pod'"))
     return issues
+
+
+# Integrations MultiKueue dispatches: those whose `RegisterIntegration` options set `MultiKueueAdapter:`
+# (pkg/controller/jobs/<kind>/<kind>_controller.go, read at v0.14.0, v0.14.8, v0.15.0, v0.15.8, v0.16.0, v0.16.9,
+# v0.17.0, v0.18.0 and v0.19.2). Deployment, LeaderWorkerSet before v0.17 and StatefulSet before v0.16 have none.
+_ADAPTERS_SINCE_V0_14 = (
+    "batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/jaxjob", "kubeflow.org/mpijob", "kubeflow.org/paddlejob",
+    "kubeflow.org/pytorchjob", "kubeflow.org/tfjob", "kubeflow.org/xgboostjob", "pod", "ray.io/raycluster",
+    "ray.io/rayjob", "trainer.kubeflow.org/trainjob", "workload.codeflare.dev/appwrapper",
+)
+MULTIKUEUE_ADAPTERS: dict[tuple[int, int], frozenset[str]] = {
+    (0, minor): frozenset(_ADAPTERS_SINCE_V0_14 + (("statefulset",) if minor >= 16 else ())
+                          + (("leaderworkerset.x-k8s.io/leaderworkerset", "ray.io/rayservice") if minor >= 17 else ()))
+    for minor in range(14, 20)
+}
+
+
+def configured_frameworks(version: str, frameworks: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The integrations a Kueue manager runs: `frameworks` as given, else its chart's default for `version`, with
+    `pod` when a pod-based integration enables it implicitly (from v0.15, see above)."""
+    chosen = tuple(frameworks) if frameworks is not None else chart_frameworks(version)
+    minor = _minor(version)
+    if minor is not None and minor > POD_LISTED_UNTIL and "pod" not in chosen \
+            and any(f in POD_DEPENDENTS for f in chosen):
+        chosen += ("pod",)
+    return chosen
+
+
+def multikueue_dispatched(version: str, frameworks: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The integrations of a MultiKueue manager (Kueue `version`, `frameworks` or the chart's) that it dispatches
+    to workers: those with a MultiKueue adapter in its release, in the configured order."""
+    minor = _minor(version)
+    adapters = MULTIKUEUE_ADAPTERS[minor] if minor else frozenset()
+    return tuple(f for f in configured_frameworks(version, frameworks) if f in adapters)

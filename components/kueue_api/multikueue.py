@@ -16,6 +16,11 @@ from gkecap.components.kueue_api.fields import KueueModel, ListSet, OmitEmpty, b
 MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue"  # multikueue_types.go MultiKueueControllerName (FACTS D [S2])
 KUBECONFIG_SECRET_KEY = "kubeconfig"  # multikueue_types.go MultiKueueConfigSecretKey: the Secret's data key
 MAX_CLUSTERS = 20  # CRD multikueueconfigs.yaml: spec.clusters maxItems
+# MultiKueue with topology-aware scheduling: Kueue v0.14 keeps a ClusterQueue with a TAS flavor and a MultiKueue
+# check inactive ("TAS is not supported with MultiKueue admission check", pkg/cache/scheduler/clusterqueue.go
+# at v0.14.0); from v0.15.0 the manager skips TAS and the worker places the pods (clusterqueue.go isTASViolated at
+# v0.15.0; site/.../tasks/dev/setup_multikueue_development_environment.md: "available since Kueue v0.15.0").
+MULTIKUEUE_TAS_SINCE = (0, 15, 0)
 
 LocationType = Literal["Secret", "Path"]
 

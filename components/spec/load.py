@@ -27,7 +27,7 @@ from gkecap.components.spec.errors import (
     unique,
 )
 from gkecap.components.spec.models import EnvironmentSpec
-from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
+from gkecap.components.spec.user_files import UserFileError, parse_yaml, read_text
 from gkecap.components.spec.workers import check_workers, has_workers
 
 
@@ -86,13 +86,9 @@ def load_stack_file(path: str | Path, *, now: datetime | None = None) -> Environ
     """Load a ``Pulumi.<env>.yaml`` (with a top-level ``config:``) or a bare environment mapping."""
     path = Path(path)
     try:
-        document = load_yaml(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise SpecError([Issue(str(path), f"cannot read the file: {err.strerror or err}")]) from None
-    except UnicodeDecodeError as err:
-        raise SpecError([Issue(str(path), f"not UTF-8 text (byte {err.start}: {err.reason})")]) from None
-    except YamlInputError as err:
-        raise SpecError([Issue(str(path), f"not valid YAML: {err}")]) from None
+        document = parse_yaml(read_text(path))
+    except UserFileError as err:
+        raise SpecError([Issue(str(path), str(err))]) from None
     if not isinstance(document, Mapping):
         raise SpecError([Issue(str(path), f"expected a mapping at the top level, got {show(document)}")])
     if "config" in document:

@@ -410,6 +410,25 @@ DEFAULT_PRIORITY_CLASSES: tuple[PriorityClassSpec, ...] = (
 )
 
 
+class WorkerKueueSpec(_SpecModel):
+    """The Kueue settings a worker's cluster may have of its own (an existing cluster's Kueue release or
+    integrations); the rest of `kueue` is the environment's (spec.workers.worker_data)."""
+
+    install: StrictBool | None = None
+    """true: install Kueue on the worker; false: its Kueue is installed already; unset: the environment's."""
+    version: KueueVersion | None = None
+    """The worker's Kueue release; unset: the environment's."""
+    api_version: Literal[API_VERSIONS] | None = None  # type: ignore[valid-type]
+    """API version of the worker's Kueue objects; unset: the environment's."""
+    frameworks: list[str] | None = None
+    """The worker's Kueue integrations; they must include every one the manager dispatches; unset: the
+    environment's."""
+    job_set: StrictBool | None = None
+    """true: install JobSet on the worker with Kueue; unset: the environment's."""
+    manager_resources: ManagerResourcesSpec | None = None
+    """Requests of the worker's Kueue controller manager; unset: the environment's."""
+
+
 class WorkerSpec(_SpecModel):
     """A MultiKueue worker cluster: its own region, cluster and accelerator pools (and the calendar reservations
     they consume). The environment's `cluster` is then the manager, which keeps the queues and dispatches."""
@@ -424,6 +443,9 @@ class WorkerSpec(_SpecModel):
     """The worker's accelerator pools (names unique across the environment)."""
     reservations: list[ReservationSpec] = Field(default_factory=list)
     """Calendar reservations the worker's pools consume."""
+    kueue: WorkerKueueSpec | None = None
+    """The worker's own Kueue settings, over the environment's `kueue` key by key (e.g. an existing cluster's
+    release or integrations)."""
 
     @model_validator(mode="after")
     def _fill_location(self) -> "WorkerSpec":

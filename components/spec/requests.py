@@ -2,7 +2,8 @@
 
 `pool_request(nodePools[i])` is the same `PoolRequest` `AcceleratorNodePool` builds from its arguments, and
 `cluster_request(cluster)` the same `ClusterRequest` as `GkeCluster`'s: the spec runs their rule sets, the
-model derives node pools from them, and `Environment` passes each pool's request on (`node_pool.pool_args`).
+model derives node pools from them, and `Environment` passes each pool's request and node pools on
+(`AcceleratorNodePool.of_plan`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,10 @@ from datetime import datetime
 from typing import Any, Callable, Mapping
 
 from gkecap.components.issues import Issue, key_path
-from gkecap.components.kueue_api.multikueue import MAX_CLUSTERS
+from gkecap.components.kueue_api.integrations import configured_frameworks, multikueue_dispatched
+from gkecap.components.kueue_api.multikueue import MAX_CLUSTERS, MULTIKUEUE_TAS_SINCE
+from gkecap.components.kueue_api.releases import parse_kueue_release
+from gkecap.components.spec.checks.environment import TAS_PATH, tas_refusals, tas_unused_message
 from gkecap.components.spec.models import EnvironmentSpec
 
 # Keys a worker entry replaces in the single-cluster environment it stands for (the rest is shared).
@@ -53,12 +56,16 @@ def _only_pools(entries: Any, pools: set[str]) -> Any:
 
 
 def worker_data(data: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """The single-cluster environment of `workers[index]` (raw file data, as `load_environment` takes it)."""
+    """The single-cluster environment of `workers[index]` (raw file data, as `load_environment` takes it). The
+    worker's own `kueue` keys (`WorkerKueueSpec`) replace the environment's; `multiKueue` is the manager's."""
     worker = data["workers"][index]
     out = {key: value for key, value in data.items() if key not in _MANAGER_ONLY + _WORKER_KEYS}
     for key in _WORKER_KEYS:
         if isinstance(worker, Mapping) and key in worker:
             out[key] = worker[key]
+    shared, own = data.get("kueue", {}), worker.get("kueue") if isinstance(worker, Mapping) else None
+    if isinstance(shared, Mapping) and isinstance(own, Mapping):
+        out["kueue"] = {key: value for key, value in {**shared, **own}.items() if key != "multiKueue"}
     pools = _pool_names(worker)
     for key in ("teams", "cohorts"):
         if key in data:
@@ -71,11 +78,18 @@ def manager_data(data: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key not in ("workers", "teams", "cohorts")}
 
 
-def _worker_path(index: int) -> Callable[[Issue], Issue]:
-    """A worker's issue at its place in the file: its own keys under `workers[i].`, shared keys as they are."""
+def _worker_path(index: int, worker: Any) -> Callable[[Issue], Issue]:
+    """A worker's issue at its place in the file: its own keys under `workers[i].`, shared keys as they are (a
+    `kueue` key the worker sets is its own)."""
+    own_kueue = worker.get("kueue") if isinstance(worker, Mapping) else None
+    own_kueue = own_kueue if isinstance(own_kueue, Mapping) else {}
+
     def place(issue: Issue) -> Issue:
-        head = issue.path.split(".", 1)[0].split("[", 1)[0]
-        return issue.under(f"workers[{index}]") if head in _WORKER_KEYS else issue
+        head, _, rest = issue.path.partition(".")
+        head = head.split("[", 1)[0]
+        if head in _WORKER_KEYS or (head == "kueue" and rest.split(".", 1)[0].split("[", 1)[0] in own_kueue):
+            return issue.under(f"workers[{index}]")
+        return issue
     return place
 
 
@@ -91,14 +105,63 @@ def check_workers(
     warnings += manager_warnings
     workers = data["workers"]
     datas = []
+    specs: list[EnvironmentSpec | None] = []
+    tas_unused: dict[int, str] = {}  # worker index -> why none of its pools can be topology-aware
     for index in range(len(workers)):
         sub = worker_data(data, index)
         datas.append(sub)
-        sub_errors, sub_warnings = check(_parse(sub), sub, now)
-        place = _worker_path(index)
-        errors += [place(i) for i in sub_errors]
+        specs.append(_parse(sub))
+        sub_errors, sub_warnings = check(specs[-1], sub, now)
+        place = _worker_path(index, workers[index])
+        for issue in sub_errors:
+            refusals = tas_refusals(issue.message) if issue.path == TAS_PATH else None
+            if refusals is not None:  # judged over every worker's pools together, below
+                tas_unused[index] = refusals
+            else:
+                errors.append(place(issue))
         warnings += [place(i) for i in sub_warnings]
+    if tas_unused and len(tas_unused) == len(workers):
+        errors.append(Issue(TAS_PATH, tas_unused_message(list(tas_unused.values()))))
+    manager = _parse(manager_data(data))
+    if manager is not None:
+        tas_workers = [i for i, spec in enumerate(specs) if spec is not None and spec.node_pools
+                       and spec.kueue.topology_aware_scheduling and i not in tas_unused]
+        errors += _multikueue_issues(manager, specs, workers, tas_workers)
     return errors, warnings, datas
+
+
+def _multikueue_issues(manager: EnvironmentSpec, specs: list[EnvironmentSpec | None], workers: list[Any],
+                       tas_workers: list[int]) -> list[Issue]:
+    """What MultiKueue cannot run across the clusters: a worker without an integration the manager dispatches, a
+    Kueue older than MultiKueue's floor for topology-aware scheduling."""
+    errors: list[Issue] = []
+    dispatched = multikueue_dispatched(manager.kueue.version, manager.kueue.frameworks)
+    for index, (spec, worker) in enumerate(zip(specs, workers)):
+        own = worker.get("kueue") if isinstance(worker, Mapping) else None
+        own = own if isinstance(own, Mapping) else {}
+        if spec is None:
+            continue
+        runs = set(configured_frameworks(spec.kueue.version, spec.kueue.frameworks))
+        missing = [f for f in dispatched if f not in runs]
+        if missing:
+            where = "frameworks" if "frameworks" in own else "version" if "version" in own else None
+            errors.append(Issue(f"workers[{index}].kueue" + (f".{where}" if where else ""), (
+                f"the worker's Kueue ({spec.kueue.version}) lacks the integrations {', '.join(missing)} that the "
+                "manager dispatches: MultiKueue creates the job on the worker with a prebuilt Workload, which only "
+                "the worker's integration of that kind admits and starts (pkg/controller/jobs/job/"
+                "job_multikueue_adapter.go SyncJob, v0.19.2); add them to the worker's kueue.frameworks")))
+    clusters = [("kueue.version", manager.kueue.version)] if tas_workers else []
+    clusters += [(f"workers[{i}].kueue.version" if "version" in (workers[i].get("kueue") or {}) else "kueue.version",
+                  specs[i].kueue.version) for i in tas_workers]  # type: ignore[union-attr]
+    for path, version in clusters:
+        release = parse_kueue_release(version)
+        if release is not None and release < MULTIKUEUE_TAS_SINCE:
+            errors.append(Issue(path, (
+                f"Kueue {version} cannot run topology-aware scheduling with MultiKueue (the manager's ClusterQueues "
+                "carry the TAS flavors of the workers' pools and the MultiKueue check, and Kueue before v0.15.0 "
+                "keeps such a queue inactive: clusterqueue.go at v0.14.0); use v0.15.0 or later, or remove "
+                "kueue.topologyAwareScheduling")))
+    return errors
 
 
 def _parse(data: Mapping[str, Any]) -> EnvironmentSpec | None:

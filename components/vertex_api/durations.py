@@ -3,29 +3,18 @@ AI's REST API takes them (google.protobuf.Duration in JSON: whole seconds with a
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gkecap.components.issues import Issue
+from gkecap.components.k8s.duration import parse_short_duration
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_DURATION = re.compile(r"(\d+)([smhd]?)")
+EXAMPLE = "e.g. 30m, 12h, 2d, 1800s or 0"
 
 
 def parse_duration(value: Any) -> int:
     """Whole seconds of `30m`, `2d`, `1800s`, `0` or an int; ValueError names what is allowed."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a duration; write e.g. 30m, 12h, 2d, 1800s or 0")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, int):
-        if value < 0:
-            raise ValueError(f"{value!r} is negative; a duration is 0 or more")
-        return value
-    match = _DURATION.fullmatch(value.strip()) if isinstance(value, str) else None
-    if match is None:
-        raise ValueError(f"{value!r} is not a duration; write e.g. 30m, 12h, 2d, 1800s or 0")
-    return int(match.group(1)) * _UNITS[match.group(2) or "s"]
+    return int(parse_short_duration(value, example=EXAMPLE, whole=True))
 
 
 def proto_duration(seconds: int) -> str:

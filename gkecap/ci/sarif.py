@@ -6,7 +6,8 @@ Each result is located where the user can fix it:
 
 * a diagnostic at its own file and line (the stack file's field, or the program line that raised);
 * a violation of a resource built from an environment (`gkecap:environment` in a stack file) at the line of
-  the pool, reservation, team, cohort or cluster entry it was built from, else at the environment itself;
+  the pool, reservation, team, cohort or cluster entry it was built from (a MultiKueue worker's pool at
+  `workers[i].nodePools[j]`, its other resources at `workers[i]`), else at the environment itself;
 * a violation of a resource in any other program at the program line that created it
   (`gkecap.engine.origins`).
 
@@ -208,6 +209,7 @@ class ViolationLocator:
         config_path = getattr(config, "path", None)
         self.stack_file: str | None = None
         self.entries: list[tuple[str, int]] = []  # (entry name, line), for environments
+        self.workers: list[tuple[str, int]] = []  # (MultiKueue worker name, line): what no entry claims
         self.environment_line: int | None = None
         if getattr(result, "spec", None) is not None and config_path is not None:
             lines = YamlLines.of_file(Path(config_path))
@@ -222,8 +224,10 @@ class ViolationLocator:
             cluster = environment.get("cluster")
             if isinstance(cluster, dict) and isinstance(cluster.get("name"), str):
                 self.entries.append((cluster["name"], lines.line_of((*base, "cluster")) or 0))
+            self._worker_entries(environment, lines, base)
             # the longest name first: `h100-dws-long` before `h100-dws`
             self.entries.sort(key=lambda entry: -len(entry[0]))
+            self.workers.sort(key=lambda entry: -len(entry[0]))
         self.fallback: tuple[str | None, int | None] = (self.stack_file, self.environment_line)
         program = getattr(result, "program", None)
         source = Path(getattr(result, "source", "") or "")
@@ -239,14 +243,39 @@ class ViolationLocator:
             found = next((c for c in candidates if c.is_file()), candidates[0])
             self.fallback = (found.as_posix(), None)
 
+    def _worker_entries(self, environment: dict, lines: YamlLines, base: tuple) -> None:
+        """MultiKueue workers (`workers[i]`): their pools, reservations and cluster are entries at their own lines
+        (`workers[i].nodePools[j]`), and the worker's other resources (its Kueue, the manager's identity there, its
+        MultiKueueCluster) are at the worker's line. Worker resources are named `<worker>-...`, and the worker's
+        Environment `<environment>-<worker>` (components.environment)."""
+        workers = environment.get("workers")
+        for i, worker in enumerate(workers if isinstance(workers, list) else ()):
+            if not isinstance(worker, dict):
+                continue
+            for list_key in ("nodePools", "reservations"):
+                entries = worker.get(list_key)
+                for j, entry in enumerate(entries if isinstance(entries, list) else ()):
+                    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                        self.entries.append((entry["name"], lines.line_of((*base, "workers", i, list_key, j)) or 0))
+            cluster = worker.get("cluster")
+            if isinstance(cluster, dict) and isinstance(cluster.get("name"), str):
+                self.entries.append((cluster["name"], lines.line_of((*base, "workers", i, "cluster")) or 0))
+            if isinstance(worker.get("name"), str):
+                self.workers.append((worker["name"], lines.line_of((*base, "workers", i)) or 0))
+
     def locate(self, urn: str | None) -> tuple[str | None, int | None]:
         record = self.by_urn.get(urn) if urn else None
         if record is None:
             return self.fallback
         if self.stack_file is not None:
-            for candidate in self._lineage(record):
+            lineage = self._lineage(record)
+            for candidate in lineage:
                 for name, line in self.entries:
-                    if candidate.name == name or candidate.name.endswith(f"-{name}") or candidate.name.startswith(f"{name}-"):
+                    if _named_after(candidate.name, name):
+                        return self.stack_file, line
+            for candidate in self._lineage(record, whole=True):  # a worker's resource no entry claims
+                for name, line in self.workers:
+                    if _named_after(candidate.name, name):
                         return self.stack_file, line
             return self.fallback
         if self.origins is not None:
@@ -256,10 +285,18 @@ class ViolationLocator:
                     return shown_path(origin[0]), origin[1]
         return self.fallback
 
-    def _lineage(self, record: Any) -> list[Any]:
+    def _lineage(self, record: Any, *, whole: bool = False) -> list[Any]:
+        """The record and its ancestors; with `whole`, also the Environments (a worker's names its worker)."""
         chain = []
-        while record is not None and len(chain) < 64:
-            if record.type not in _WHOLE:
+        seen = 0
+        while record is not None and seen < 64:
+            seen += 1
+            if record.type not in _WHOLE or (whole and record.type != "pulumi:pulumi:Stack"):
                 chain.append(record)
             record = self.by_urn.get(record.parent) if record.parent else None
         return chain
+
+
+def _named_after(resource: str, entry: str) -> bool:
+    """Whether a resource is named after an entry: the entry's name, or it with a prefix or suffix."""
+    return resource == entry or resource.endswith(f"-{entry}") or resource.startswith(f"{entry}-")

@@ -53,11 +53,12 @@ class YamlLines:
 
     @classmethod
     def of_file(cls, path: Path) -> "YamlLines":
-        try:
-            from gkecap.engine.stack_config import read_config_text  # a piped config is read once, kept there
+        from gkecap.components.spec.user_files import UserFileError
+        from gkecap.engine.stack_config import read_config_text  # a piped config is read once, kept there
 
+        try:
             return cls(read_config_text(path))
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UserFileError):
             return cls("")
 
     def _walk(self, node: yaml.Node, prefix: tuple[Key, ...]) -> None:

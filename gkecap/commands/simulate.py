@@ -33,16 +33,15 @@ class OutputFormat(str, enum.Enum):
 def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False,
               max_workloads: int | None = None):
     from gkecap.commands.manifests import environment_objects
-    from gkecap.components.model import derive
     from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
     from gkecap.simulate.workloads_file import MAX_WORKLOADS
 
     if (config is None) == (stack is None):
         raise PlanError(["give one of --stack NAME or --config FILE"])
-    stack_name, spec, objects, source = environment_objects(None, config, stack)
+    stack_name, derived, objects, source = environment_objects(None, config, stack)
     try:
         parsed = load_workloads_file(workloads, max_workloads=max_workloads or MAX_WORKLOADS)
-        return simulate_environment(derive(spec), objects, parsed, where=str(workloads), try_fixes=try_fixes), source
+        return simulate_environment(derived.model, objects, parsed, where=str(workloads), try_fixes=try_fixes), source
     except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
         raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
     except ValueError as exc:

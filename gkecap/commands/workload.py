@@ -28,10 +28,8 @@ OPTIONS = {
 
 def load_model(program: Path | None, config: Path | None, stack: str | None):
     """(stack name, capacity model) of the environment the options name; PlanError when it is invalid."""
-    from gkecap.components.model import derive
-
-    stack_name, spec, _objects, _source = environment_objects(program, config, stack)
-    return stack_name, derive(spec)  # type: ignore[arg-type]
+    stack_name, derived, _objects, _source = environment_objects(program, config, stack)
+    return stack_name, derived.model
 
 
 def fail(problems: list[str]) -> NoReturn:

@@ -4,12 +4,12 @@ base branch)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from gkecap.components.spec.user_files import UserFileError, parse_json, read_text
 from gkecap.diff.changes import Finding, Side
 from gkecap.diff.snapshot import SECTIONS, capacity_snapshot
 
@@ -67,16 +67,16 @@ def load_side(spec: str, option: str, plan_file: Callable[[Path, str], Side]) ->
 
 def _load_file(path: Path, label: str, option: str, plan_file: Callable[[Path, str], Side]) -> Side:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise SideError([f"{option}: {label}: cannot read the file: {err}"]) from None
-    if text.lstrip().startswith("{"):  # a plan document (JSON); an environment file is a YAML mapping
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise SideError([f"{option}: {label}: not valid JSON: {err}"]) from None
-        return side_of_document(document, label)
-    return plan_file(path, label)
+        text = read_text(path)
+    except UserFileError as err:
+        raise SideError([f"{option}: {label}: {err}"]) from None
+    if not text.lstrip().startswith("{"):  # a plan document (JSON); an environment file is a YAML mapping
+        return plan_file(path, label)
+    try:
+        document = parse_json(text)
+    except UserFileError as err:
+        raise SideError([f"{option}: {label}: {err}"]) from None
+    return side_of_document(document, label)
 
 
 def _git_show(ref: str, path: str, option: str) -> str:

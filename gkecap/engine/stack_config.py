@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from gkecap.components.spec.strict_yaml import StrictSafeLoader, YamlInputError, load_yaml
+from gkecap.components.spec.strict_yaml import StrictSafeLoader
+from gkecap.components.spec.user_files import UserFileError, parse_yaml, read_text
 
 SECRET_PLACEHOLDER = "[secret]"
 
@@ -67,16 +68,15 @@ def config_file_exists(path: Path) -> bool:
 
 
 def read_config_text(path: Path) -> str:
-    """The text of a config file (UTF-8); a pipe's is read once and kept. OSError/UnicodeDecodeError as read_text."""
+    """The text of a config file (UTF-8); a pipe's is read once and kept. FileNotFoundError where there is no such
+    file, UserFileError (spec.user_files) where it cannot be read as text."""
     if path.is_file():
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
     key = str(path)
     if key not in _PIPED_TEXT:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_PIPED_BYTES + 1)
-        if len(data) > MAX_PIPED_BYTES:
-            raise OSError(errno.EFBIG, f"more than {MAX_PIPED_BYTES // 2**20} MiB", key)
-        _PIPED_TEXT[key] = data.decode("utf-8")
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such file", key)
+        _PIPED_TEXT[key] = read_text(path, max_bytes=MAX_PIPED_BYTES)
     return _PIPED_TEXT[key]
 
 
@@ -85,18 +85,11 @@ def load_stack_config(path: Path | None, project: str) -> StackConfig:
     if path is None:
         return StackConfig(path=None)
     try:
-        text = read_config_text(path)
+        document = parse_yaml(read_config_text(path), _CliYamlLoader)
     except FileNotFoundError:
         raise StackConfigError(f"{path}: stack config file not found") from None
-    except OSError as exc:
-        raise StackConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise StackConfigError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-    try:
-        document = load_yaml(text, _CliYamlLoader)
-    except YamlInputError as exc:
-        where = f" line {exc.line}, column {exc.column}" if exc.line is not None else ""
-        raise StackConfigError(f"{path}:{where}: not valid YAML: {exc.problem}") from None
+    except UserFileError as exc:
+        raise StackConfigError(f"{path}: {exc}") from None
     return stack_config_from_document(document, project, path)
 
 

@@ -9,10 +9,11 @@ fails the plan naming the reference and the flag (never a silent empty stack).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from gkecap.components.spec.user_files import UserFileError, parse_json, read_text
 
 STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference"
 FLAG = "--stack-outputs"
@@ -54,12 +55,9 @@ def load_stack_outputs(arguments: Iterable[str], cwd: Path | None = None) -> dic
         if cwd is not None and not path.is_absolute():
             path = cwd / path
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            problems.append(f"{FLAG} {name}={file_name}: cannot read: {exc.strerror}")
-            continue
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            problems.append(f"{FLAG} {name}={file_name}: not valid JSON: {getattr(exc, 'msg', exc)}")
+            document = parse_json(read_text(path))
+        except UserFileError as exc:
+            problems.append(f"{FLAG} {name}={file_name}: {exc}")
             continue
         if not isinstance(document, dict):
             problems.append(f"{FLAG} {name}={file_name}: expected a JSON object of outputs (`pulumi stack output --json`), got {type(document).__name__}")

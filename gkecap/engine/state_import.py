@@ -22,6 +22,7 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
+from gkecap.components.spec.user_files import UserFileError, parse_json, read_text
 from gkecap.engine.resource_record import ResourceRecord
 from gkecap.engine.stack_names import name_problem
 from gkecap.engine.struct_values import SECRET, SECRET_SIG, SIG_KEY, UNKNOWN_SENTINEL
@@ -41,26 +42,26 @@ def load_state(path: Path) -> tuple[list[ResourceRecord], str, str]:
     try:
         if str(path) == STDIN and sys.stdin is None:  # `gkecap check --state - <&-`: no stdin at all
             raise StateError(["--state -: stdin is closed; pipe `pulumi stack export` into it"])
-        text = sys.stdin.read() if str(path) == STDIN else path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = sys.stdin.read() if str(path) == STDIN else read_text(path)
+    except UserFileError as exc:
+        raise StateError([f"{path}: {exc}"]) from None
+    except OSError as exc:  # stdin
         raise StateError([f"{path}: cannot read: {exc.strerror}"]) from None
-    except UnicodeDecodeError as exc:
-        raise StateError([f"{'stdin' if str(path) == STDIN else path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
+    except UnicodeDecodeError as exc:  # stdin
+        raise StateError([f"stdin: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
     if str(path) == STDIN:
         path = Path("stdin")
         if not text.strip():
             raise StateError(["--state -: stdin is empty; pipe `pulumi stack export` into it"])
     try:
-        document = json.loads(text, parse_constant=_not_json, parse_float=_double, parse_int=_integer)
-    except json.JSONDecodeError as exc:
-        raise StateError([f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from None
+        document = parse_json(text, parse_constant=_not_json, parse_float=_double, parse_int=_integer)
+    except UserFileError as exc:
+        raise StateError([f"{path}: {exc}"]) from None
     except _NotJson as exc:
         raise StateError([f"{path}: not valid JSON: {exc} is not a JSON number (`pulumi stack export` never writes it)"]) from None
     except _BeyondDouble as exc:
         raise StateError([f"{path}: {exc} is beyond a double (`pulumi stack export` writes numbers as 64-bit floats; "
                           "a policy would see infinity)"]) from None
-    except RecursionError:
-        raise StateError([f"{path}: nested too deeply to read (a stack export is a few levels deep)"]) from None
     return records_from_export(document, str(path))
 
 

@@ -11,7 +11,6 @@ the message builders are what those bytes are tested to parse back to, and Remed
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import yaml
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime.proto import analyzer_pb2
 
+from gkecap.components.k8s.duration import DurationError, parse_duration
 from gkecap.engine.resource_record import ResourceRecord, make_urn
 from gkecap.engine.struct_values import RESOURCE_REF_SIG, downgrade_resource_refs, has_resource_refs
 from gkecap.policy_pack.policy_config import PolicySettings
@@ -196,17 +196,17 @@ def _alias_urn(alias: Any, record: ResourceRecord) -> str:
     return make_urn(alias.get("stack") or stack, alias.get("project") or project, parent, alias.get("type") or record.type, alias.get("name") or record.name)
 
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
-_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
 def _seconds(value: Any) -> float:
-    """Seconds of a custom timeout: a number, or a Go duration string as the SDK sends (`1h30m`)."""
+    """Seconds of a custom timeout: a number, or a Go duration string as the SDK sends (`1h30m`); 0 (none) for
+    anything else."""
     if value in (None, ""):
         return 0.0
     if isinstance(value, (int, float)):
         return float(value)
-    return sum(float(n) * _UNIT_SECONDS[u] for n, u in _DURATION.findall(str(value)))
+    try:
+        return parse_duration(str(value))
+    except DurationError:
+        return 0.0
 
 
 def provider_of(record: ResourceRecord, providers: Mapping[str, ResourceRecord]) -> ResourceRecord | None:

@@ -10,11 +10,12 @@ config schema. The result goes to the pack's `Configure`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from gkecap.components.spec.user_files import UserFileError, parse_json, read_text
 
 ENFORCEMENT_LEVELS = ("advisory", "mandatory", "remediate", "disabled")
 
@@ -45,21 +46,14 @@ class PolicySchema:
 
 def load_policy_config(path: Path) -> dict[str, PolicySettings]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PolicyConfigError([f"{path}: cannot read policy config: {exc.strerror}"]) from None
-    except UnicodeDecodeError as exc:
-        raise PolicyConfigError([f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})"]) from None
-    if not text.strip():
-        return {}
-    try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
-    except json.JSONDecodeError as exc:
-        raise PolicyConfigError([f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from None
+        text = read_text(path)
+        if not text.strip():
+            return {}
+        data = parse_json(text, object_pairs_hook=_refuse_duplicates)
+    except UserFileError as exc:
+        raise PolicyConfigError([f"{path}: {exc}"]) from None
     except _DuplicateKey as exc:
         raise PolicyConfigError([f"{path}: key {exc} is given twice in one object; give it once"]) from None
-    except RecursionError:
-        raise PolicyConfigError([f"{path}: nested too deeply to read"]) from None
     return parse_policy_config(data, source=str(path))
 
 

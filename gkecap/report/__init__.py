@@ -84,30 +84,19 @@ def _write(path: Path, text: str, root: Path) -> Path:
     return write_text_atomic(path, text, root=root)
 
 
-WORKERS_DIR = "workers"  # manifests/workers/<worker>/: a MultiKueue worker's objects (manifests/ is the manager's)
-
-
 def _write_manifests(result: Any, model: Any, directory: Path) -> Path:
-    from gkecap.components.kubernetes_objects.build import kueue_objects
-    from gkecap.manifests import write_manifests
+    """Every cluster's GitOps unit (`gkecap.manifests.write_environment_manifests`, as `gkecap manifests` writes)."""
+    from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
+    from gkecap.manifests import write_environment_manifests
 
     config = getattr(result, "stack_config", None)
     source = config.path.name if config is not None and config.path is not None else f"stack {result.stack}"
-    from gkecap.components.kubernetes_objects.kueue_chart import install_args
-
-    install = install_args(model) if model.kueue.install else None
-    write_manifests(kueue_objects(model), directory, kueue_version=model.kueue.version, source=source, install=install,
-                    gitops=True)
-    spec = getattr(result, "spec", None)
-    if model.workers and spec is not None:  # MultiKueue: each worker's own objects, beside the manager's
-        from gkecap.components.model import derive
-        from gkecap.components.spec.workers import worker_environments
-
-        for worker, environment in zip(spec.workers, worker_environments(spec)):
-            worker_model = derive(environment)
-            worker_install = install_args(worker_model) if worker_model.kueue.install else None
-            write_manifests(kueue_objects(worker_model), directory / WORKERS_DIR / worker.name,
-                            kueue_version=worker_model.kueue.version, source=source, install=worker_install, gitops=True)
+    # The plan's own environment (its objects built once, by the program's Environment), unless another model is
+    # written.
+    derived = getattr(result, "derived", None)
+    if derived is None or derived.model is not model:
+        derived = DerivedEnvironment(getattr(result, "spec", None), model=model)  # type: ignore[arg-type]
+    write_environment_manifests(derived, directory, source=source)
     return directory
 
 

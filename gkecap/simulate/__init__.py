@@ -5,9 +5,11 @@ Layers, bottom up (all pure):
 - `quota_tree`, `cluster`: Kueue's quota tree and the direct description of a cluster (ClusterQueues, Cohorts,
   ResourceFlavors, Workloads); Kueue's own scheduler tests are transcribed against this API.
 - `flavor_assigner`, `preemption`, `scheduler`: Kueue v0.19's flavor assignment, preemption and scheduling cycle;
-  `scan_progress`: the flavor-scan progress a pending workload keeps between cycles.
+  `scan_progress`: the flavor-scan progress a pending workload keeps between cycles; `partial_admission`: the pod
+  counts Kueue tries for a workload with minCount.
 - `environment`: the cluster from the Kueue objects `gkecap plan` emits, pool capacity, the workloads checked.
-- `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows).
+- `nodes`: pods on the shared nodes of a pool (kube-scheduler's fit, the cluster autoscaler, calendar windows);
+  `topology`: where Kueue's TAS places a pod set that asks for a topology level.
 - `engine`: the event loop (submissions, admission checks, pods on nodes, completions, waitForPodsReady).
 - `shortcuts`: the off switches of the performance shortcuts (each exact).
 - `timing`: the documented delays between a preemption and the victim's return (overridable in the workloads file).
@@ -100,6 +102,6 @@ def _run(model, objects: list[Mapping], workloads: WorkloadsFile, *, where: str,
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
     result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
-                        pods_ready=pods_ready(model), eviction=workloads.eviction_delays(),
+                        pods_ready=pods_ready(model), eviction=delays(workloads),
                         preserve_scan_progress=preserves_scan_progress(model)).run()
     return result, cluster, planned, pools

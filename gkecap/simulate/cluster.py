@@ -1,7 +1,7 @@
 """The simulator's direct description of a Kueue cluster: ResourceFlavors, ClusterQueues and Cohorts as a quota
 tree, and Workloads with their pod sets, priority and (once admitted) flavors. Pure.
 
-This is the API below the environment-derived one (`gkecap.simulate.from_objects` builds it from the objects
+This is the API below the environment-derived one (`gkecap.simulate.environment.cluster_from_objects` builds it from the objects
 `gkecap plan` emits): Kueue's own scheduler tests are transcribed against it.
 """
 
@@ -75,6 +75,11 @@ class PodSet:
     count: int
     requests: dict[str, int]  # per pod, Kueue units (quota_tree.resource_value)
     node_selector: Mapping[str, str] = field(default_factory=dict)
+    min_count: int | None = None  # Kueue's minCount: partial admission may reduce `count` down to it
+
+    def scaled(self, count: int) -> dict[str, int]:
+        """Requests of `count` of its pods (ScaledTo: a partially admitted pod set)."""
+        return {r: v * count for r, v in self.requests.items()}
 
     def total(self) -> dict[str, int]:
         """Requests of all its pods (memoised: a pod set is not edited once its workload is built)."""
@@ -102,6 +107,11 @@ class Workload:
     reserved_at: float | None = None
     evicted: bool = False
     seq: int = 0  # submission order, breaks ties between equal timestamps
+    counts: list[int] | None = None  # pods admitted per pod set while it holds quota (partial admission), else all
+
+    def can_be_partially_admitted(self) -> bool:
+        """CanBePartiallyAdmitted (pkg/workload/workload.go @ v0.19.2): a pod set may have fewer pods."""
+        return any(ps.min_count is not None and ps.min_count < ps.count for ps in self.pod_sets)
 
     def usage(self) -> dict[FlavorResource, int]:
         """Quota it holds per flavor-resource (computed once per admission: `flavors` is replaced, never edited)."""
@@ -116,8 +126,10 @@ class Workload:
 
     def _usage(self) -> dict[FlavorResource, int]:
         result: dict[FlavorResource, int] = {}
-        for pod_set, flavors in zip(self.pod_sets, self.flavors or ()):
-            for resource, amount in pod_set.total().items():
+        counts = self.counts
+        for i, (pod_set, flavors) in enumerate(zip(self.pod_sets, self.flavors or ())):
+            totals = pod_set.total() if counts is None else pod_set.scaled(counts[i])
+            for resource, amount in totals.items():
                 flavor = flavors.get(resource)
                 if flavor is not None:
                     key = (flavor, resource)

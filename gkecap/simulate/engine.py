@@ -66,6 +66,8 @@ class WorkloadOutcome:
     unit: str = ""
     evictions: int = 0  # by waitForPodsReady
     lost: float = 0.0  # accelerator-seconds of runs cut short by preemption or eviction
+    min_pods: int | None = None  # the workloads file's minPods (Kueue's minCount): partial admission allowed
+    admitted_pods: int | None = None  # pods of its latest admission (fewer than requested when partially admitted)
 
     @property
     def wait_seconds(self) -> float | None:
@@ -126,6 +128,8 @@ class _State:
     reserved_at: float = 0.0
     borrowed: int = 0
     requeues: int = 0  # waitForPodsReady evictions so far (Kueue's requeueState.count)
+    pods: int = 0  # pods of its latest admission (fewer than requested after a partial admission)
+    units: int = 0  # accelerator units of its latest admission
 
 
 class Simulation:
@@ -141,16 +145,20 @@ class Simulation:
         self.pods_ready = pods_ready
         # Pools whose nodes are shared by the pods of many workloads (every pool but the queued ones).
         self.placement = {name: PoolNodes(name, p.units_per_node, p.node_unit, p.nodes_at, autoscaled=p.autoscaled,
-                                          min_nodes=p.min_nodes, delays=delays)
+                                          min_nodes=p.min_nodes, delays=delays, host=p.host, layout=p.layout)
                           for name, p in self.pools.items() if not p.queued}
         self.wakeups: set[tuple[float, str]] = set()
         self.queued_samples: dict[str, list[tuple[float, int, int, int]]] = {
             name: [(0.0, 0, 0, 0)] for name, p in self.pools.items() if p.queued}
         self.queued_units = {name: 0 for name in self.queued_samples}
         self.scheduler = Scheduler(cluster, preserve_scan_progress=preserve_scan_progress)
+        self.topology_requests = any(p.topology is not None for p in planned)
+        if self.topology_requests:
+            self.scheduler.topology_fits = self._topology_fits
         self.retry_limit, self.backoff_base, self.backoff_max = retry
         self.start_iso = start_iso
-        self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators))
+        self.states = {p.workload.name: _State(p, WorkloadOutcome(p.workload.name, p.team, p.submit, p.accelerators,
+                                                                  min_pods=p.workload.pod_sets[0].min_count))
                        for p in planned}
         self.units = {pool: p.unit for pool, p in self.pools.items()}
         self.order = [p.workload.name for p in planned]
@@ -250,9 +258,30 @@ class Simulation:
 
     def _on_capacity(self, pool: str, token: int) -> None:
         """What the pool can have changes: nothing for Kueue's quota; the settle that follows starts workloads that
-        wait for nodes."""
+        wait for nodes (and, on a topology-aware pool, lets those that waited for a domain try again)."""
         if pool in self.placement:
             self.placement[pool].touch()
+        self._topology_changed(pool)
+
+    def _topology_fits(self, w: Workload, assignment) -> str | None:
+        """Scheduler.topology_fits: for a workload with a topology request, "" when TAS places its pods on its
+        flavor's nodes now, else why not; None for the others."""
+        topology = self.states[w.name].planned.topology
+        if topology is None:
+            return None
+        planned = self.states[w.name].planned
+        pool = next(f for r, f in assignment.flavors()[0].items() if r not in HOST_RESOURCES)
+        pods = assignment.counts[0] if assignment.counts else planned.pods
+        if self.placement[pool].topology_placement(pods, planned.per_pod, planned.host, topology, self.now):
+            return ""
+        how = "one" if topology.required else "the fewest"
+        return f"topology: {pool} has no room now for its {pods} pods in {how} {topology.level}"
+
+    def _topology_changed(self, pool: str | None) -> None:
+        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again
+        (Kueue's TAS cache sends them back to their queues as nodes and pods change)."""
+        if self.topology_requests and pool is not None and self.pools[pool].topology_aware:
+            self.scheduler.requeue_inadmissible()
 
     def _on_nodes(self, pool: str, token: int) -> None:
         """Nodes of an autoscaled pool come up, or an empty one is due to be removed."""
@@ -275,7 +304,7 @@ class Simulation:
         # requeuingStrategy.timestamp Eviction: the queue orders it by the eviction time (GetQueueOrderTimestamp).
         state.planned.workload.timestamp = self.now
         reason = f"PodsReadyTimeout: pods not all running {self.pods_ready.timeout:g} s after admission; "
-        if not pool.ever_at_least(self.now, pool.nodes_for(state.planned.accelerators)):
+        if not pool.ever_at_least(self.now, pool.nodes_for(state.units)):
             # Kueue requeues it forever; the pool never has the nodes again, so the simulation stops here.
             state.phase = "stranded"
             self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + (
@@ -338,13 +367,16 @@ class Simulation:
         """The scheduler reserved quota: admitted now unless an admission check runs for the pool."""
         w = state.planned.workload
         state.pool = self._accelerator_pool(w)
+        state.pods = w.counts[0] if w.counts else state.planned.pods
+        state.units = state.pods * state.planned.per_pod
+        state.outcome.admitted_pods = state.pods
         state.outcome.pool = state.pool
         state.outcome.unit = self.units[state.pool]
         state.phase = "reserved"
         state.token += 1
         state.reserved_at = self.now
         self.reserved[w.name] = state
-        borrowed = self._record_usage(w.cluster_queue, (state.pool, state.planned.resource), state.planned.accelerators)
+        borrowed = self._record_usage(w.cluster_queue, (state.pool, state.planned.resource), state.units)
         state.borrowed = borrowed
         if not self.pools[state.pool].queued:
             self._admitted(state, borrowed)
@@ -353,12 +385,14 @@ class Simulation:
         if state.outcome.admitted is None:
             state.outcome.admitted = self.now
         name = state.planned.workload.name
-        self.events.append(SimEvent(self.now, name, "admitted", state.pool, borrowed))
+        partial = (f"partial admission: {state.pods} of {state.planned.pods} pods"
+                   if state.pods < state.planned.pods else "")
+        self.events.append(SimEvent(self.now, name, "admitted", state.pool, borrowed, reason=partial))
         nodes = self.placement.get(state.pool)  # type: ignore[arg-type]
         if nodes is not None:
             w = state.planned.workload
-            pod_set = w.pod_sets[0]
-            nodes.admit(name, pod_set.count, state.planned.accelerators // pod_set.count, (-w.priority, self.now, w.seq))
+            nodes.admit(name, state.pods, state.planned.per_pod, (-w.priority, self.now, w.seq),
+                        host=state.planned.host, topology=state.planned.topology)
             if self.pods_ready is not None:
                 self._push(self.now + self.pods_ready.timeout, "pods-ready", name, state.token)
 
@@ -383,7 +417,7 @@ class Simulation:
             pool = self.pools[state.pool]  # type: ignore[index]
             if not pool.queued:
                 continue
-            need = pool.nodes_for(state.planned.accelerators)
+            need = pool.nodes_for(state.units)
             free = pool.nodes_at(self.now) - self.in_use[pool.name]
             if free >= need:
                 del self.reserved[name]
@@ -406,7 +440,7 @@ class Simulation:
         state.nodes = nodes
         if nodes:
             self.in_use[state.pool] += nodes  # type: ignore[index]
-            self._queued_sample(state.pool, state.planned.accelerators)  # type: ignore[arg-type]
+            self._queued_sample(state.pool, state.units)  # type: ignore[arg-type]
         state.run = Run(state.pool, state.planned.workload.name, state.planned.team, running, None, "")  # type: ignore[arg-type]
         self.runs.append(state.run)
         self._push(running + state.planned.duration, "finish", state.planned.workload.name, state.token)
@@ -431,7 +465,7 @@ class Simulation:
             self.scheduler.withdraw(state.planned.workload)
             self.events.append(SimEvent(self.now, name, "deactivated", state.pool, reason=(
                 f"ProvisioningRequest failed {state.failures} times (backoffLimitCount {self.retry_limit}): "
-                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.planned.accelerators)} nodes")))
+                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.units)} nodes")))
             return
         self._release(state, "")
         state.phase = "backoff"
@@ -450,7 +484,7 @@ class Simulation:
         lost = 0.0
         if run is not None:
             run.end, run.outcome = max(end, run.start), "preempted"
-            lost = state.planned.accelerators * max(0.0, end - run.start)
+            lost = state.units * max(0.0, end - run.start)
         self.reserved.pop(name, None)  # its pods, if any were pending, are deleted: they no longer wait for nodes
         if run is None and state.pool in self.placement:
             self.placement[state.pool].release(name, self.now)
@@ -467,7 +501,7 @@ class Simulation:
         pool = state.pool
         lost = 0.0
         if state.phase == "running" and state.run is not None:
-            lost = state.planned.accelerators * max(0.0, self.now - state.run.start)
+            lost = state.units * max(0.0, self.now - state.run.start)
         state.outcome.preemptions += 1
         state.outcome.lost += lost
         self.reserved.pop(state.planned.workload.name, None)
@@ -485,12 +519,13 @@ class Simulation:
             state.run.end, state.run.outcome = max(self.now, state.run.start), outcome
         if state.nodes:
             self.in_use[state.pool] -= state.nodes  # type: ignore[index]
-            self._queued_sample(state.pool, -state.planned.accelerators)  # type: ignore[arg-type]
+            self._queued_sample(state.pool, -state.units)  # type: ignore[arg-type]
             state.nodes = 0
         if state.pool in self.placement:
             self.placement[state.pool].release(w.name, self.now)
         state.token += 1
         self.reserved.pop(w.name, None)
+        self._topology_changed(state.pool)
         if w.flavors is not None:
             pool = state.pool
             evict(self.cluster, w)

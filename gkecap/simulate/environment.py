@@ -19,7 +19,7 @@ from typing import Iterable, Mapping
 
 from gkecap.components.k8s.quantity import parse_quantity
 from gkecap.components.kubernetes_objects.admission_policy import policy_name
-from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY
+from gkecap.components.kubernetes_objects.flavors import RETRY_STRATEGY, uses_topology
 from gkecap.components.k8s.duration import parse_duration as parse_go_duration
 from gkecap.components.kubernetes_objects.kueue_chart import install_args
 from gkecap.components.kueue_api.releases import parse_kueue_release
@@ -36,12 +36,15 @@ from gkecap.simulate.cluster import (
     Workload,
 )
 from gkecap.simulate.quota_tree import Cohort, ResourceQuota, resource_value
-from gkecap.simulate.nodes import Delays
+from gkecap.simulate.timing import Delays
+from gkecap.simulate.topology import Layout, TopologyRequest
 from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, parse_duration
 from gkecap.components.issues import Issue
 
 # Capacity models whose obtainable nodes the workloads file may describe (obtained on demand).
 ON_DEMAND_OBTAINED = ("flex-start", "queued")
+# What a workload's pods may request besides accelerators (the workloads file's `cpu` and `memory`).
+HOST_RESOURCES = ("cpu", "memory")
 
 
 def _amount(resource: str, raw) -> int:
@@ -147,6 +150,13 @@ class PoolCapacity:
     calendar_end: float | None = None
     min_nodes: int = 0
     unit: str = "GPUs"  # the kind of its units (`unit_kind`): units of different kinds are never added up
+    # What one VM offers pods besides its accelerators, in Kueue units (cpu in milli-units, memory in bytes): the
+    # machine type's vCPUs and memory from the catalog, as the ClusterQueues' pro-rata quota; {} when unknown.
+    host: dict[str, int] = field(default_factory=dict)
+    # Topology-aware (its flavor names the gke-default Topology) and which of its nodes share a block and sub-block
+    # (the workloads file's `layout`; without one, all of them: the most a required level can hope for).
+    topology_aware: bool = False
+    layout: Layout | None = None
 
     @property
     def autoscaled(self) -> bool:
@@ -178,7 +188,13 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
         capacity = PoolCapacity(
             pool.name, pool.capacity, pool.resource_name, pool.units_per_node or pool.accelerators_per_node,
             pool.vms_per_slice if pool.multi_host and pool.vms_per_slice else 1, pool.max_nodes,
-            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool))
+            queued=pool.queued, min_nodes=pool.min_nodes, unit=unit_kind(pool),
+            host={r: _amount(r, pool.node_resources[r]) for r in HOST_RESOURCES if r in pool.node_resources},
+            topology_aware=uses_topology(pool, model.kueue.topology_aware_scheduling))
+        if capacity.topology_aware:
+            layout = next((e for e in workloads.layout if e.pool == pool.name), None)
+            capacity.layout = Layout(layout.nodes_per_block, layout.nodes_per_subblock) if layout else \
+                Layout(max(1, pool.max_nodes), max(1, pool.max_nodes))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
             capacity.steps = _calendar_steps(pool, start)
@@ -241,6 +257,13 @@ class PlannedWorkload:
     duration: float
     accelerators: int  # total
     resource: str
+    pods: int = 1
+    host: dict[str, int] = field(default_factory=dict)  # per pod: cpu (milli-units), memory (bytes) requested
+    topology: TopologyRequest | None = None
+
+    @property
+    def per_pod(self) -> int:
+        return self.accelerators // self.pods
 
 
 # Kueue's LocalQueueDefaulting (GA in v0.17): a job without kueue.x-k8s.io/queue-name in a managed namespace gets
@@ -313,6 +336,17 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             issues.append(Issue(f"{path}.accelerators", f"{entry.accelerators} per pod do not fit on one node of {where_} "
                                 f"(at most {largest} per node)"))
             continue
+        host, host_issues = _host_requests(entry, path, queue, [pools[p] for p in candidates])
+        if host_issues:
+            issues.extend(host_issues)
+            continue
+        topology = None
+        if entry.topology is not None:
+            topology = TopologyRequest(entry.topology.level(), entry.topology.required is not None)  # type: ignore[arg-type]
+            refused = _topology_refusal([pools[p] for p in candidates])
+            if refused:
+                issues.append(Issue(f"{path}.topology", refused))
+                continue
         if entry.name in names:
             issues.append(Issue(f"{path}.name", f"{entry.name!r} is also workloads[{names[entry.name]}]; names must be unique"))
             continue
@@ -321,11 +355,20 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
             name = entry.name if entry.count == 1 else f"{entry.name}-{copy + 1}"
             submit = entry.submit + copy * entry.every
             selector = {POOL_LABEL: entry.pool} if entry.pool else {}
-            workload = Workload(name, entry.team, [PodSet("main", entry.pods, {kinds[0]: entry.accelerators}, selector)],
-                                priority=priorities.get(entry.priority or "", 0), timestamp=submit)
+            pod_set = PodSet("main", entry.pods, {kinds[0]: entry.accelerators, **host}, selector,
+                             min_count=entry.min_pods)
+            workload = Workload(name, entry.team, [pod_set], priority=priorities.get(entry.priority or "", 0),
+                                timestamp=submit)
             workload.seq = len(result)
             result.append(PlannedWorkload(workload, entry.team, submit, entry.duration,
-                                          entry.pods * entry.accelerators, kinds[0]))
+                                          entry.pods * entry.accelerators, kinds[0], entry.pods, host, topology))
+    for i, layout in enumerate(workloads.layout):
+        pool = pools.get(layout.pool)
+        if pool is None:
+            issues.append(Issue(f"layout[{i}].pool", f"{layout.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
+        elif not pool.topology_aware or pool.queued:
+            issues.append(Issue(f"layout[{i}].pool", f"{layout.pool!r} is not a topology-aware reservation or calendar "
+                                f"pool; {_topology_refusal([pool])}"))
     for i, entry in enumerate(workloads.capacity):
         pool = pools.get(entry.pool)
         if pool is None:
@@ -338,6 +381,53 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result
+
+
+def _host_requests(entry, path: str, queue: ClusterQueue, pools: list[PoolCapacity]) -> tuple[dict[str, int], list[Issue]]:
+    """A pod's cpu and memory requests in Kueue units, and what is wrong with them: the team's ClusterQueue must
+    cover the resource (else Kueue leaves the workload pending: "resource cpu unavailable in ClusterQueue",
+    flavorassigner.go findFlavorForPodSets @ v0.19.2) and one node of a pool it may use must hold it."""
+    requests, issues = {}, []
+    for resource in HOST_RESOURCES:
+        raw = getattr(entry, resource)
+        if raw is None:
+            continue
+        value = _amount(resource, raw)
+        if queue.group_of(resource) is None:
+            issues.append(Issue(f"{path}.{resource}", (
+                f"team {entry.team!r}'s ClusterQueue has no {resource} quota (the catalog does not know the "
+                f"{resource} of every pool it lists), so Kueue would keep the workload pending: \"resource "
+                f"{resource} unavailable in ClusterQueue\"; leave `{resource}` out")))
+            continue
+        largest = max((p.host.get(resource, 0) for p in pools), default=0)
+        if value > largest:
+            issues.append(Issue(f"{path}.{resource}", f"{raw} per pod does not fit on one node of "
+                                f"{entry.pool or 'any pool of the team'} (at most {_written(resource, largest)})"))
+            continue
+        requests[resource] = value
+    return requests, issues
+
+
+def _topology_refusal(pools: list[PoolCapacity]) -> str:
+    """Why a topology request cannot be simulated on these pools ("" when it can): Kueue gives a pod set with one
+    only a topology-aware flavor (checkFlavorForPodSets); the simulator places such pods on the fixed nodes of
+    reservation and calendar pools (a queued pool's VMs come from its ProvisioningRequest, not modelled with TAS)."""
+    names = ", ".join(p.name for p in pools)
+    if not all(p.topology_aware for p in pools):
+        return (f"{names}: a topology request needs topology-aware pools (kueue.topologyAwareScheduling on, and GPU "
+                "machines whose nodes carry GKE's topology labels on reserved or queued capacity); name such a `pool`")
+    if any(p.queued for p in pools):
+        return (f"{names}: topology-aware placement on queued (ProvisioningRequest) pools is not simulated; it is on "
+                "reservation and calendar pools")
+    return ""
+
+
+def _written(resource: str, value: int) -> str:
+    """A Kueue amount as a user writes it: cpu in cores, memory in GiB when whole."""
+    if resource == "cpu":
+        return f"{value / 1000:g} cpu"
+    gib = value / 2**30
+    return f"{gib:g}Gi" if gib == int(gib) else f"{value} bytes"
 
 
 @dataclass(frozen=True)
@@ -379,12 +469,8 @@ def preserves_scan_progress(model: CapacityModel) -> bool:
 
 
 def delays(workloads: WorkloadsFile) -> Delays:
-    """The documented default delays (gkecap.simulate.nodes), with the workloads file's overrides."""
-    given = workloads.delays
-    default = Delays()
-    return Delays(default.provisioning if given.provisioning is None else given.provisioning,
-                  default.scale_down if given.scale_down is None else given.scale_down,
-                  default.pod_start if given.pod_start is None else given.pod_start)
+    """The documented default delays (gkecap.simulate.timing), with the workloads file's overrides."""
+    return Delays().overridden(workloads.delays)
 
 
 def provisioning_retry() -> tuple[int, float, float]:

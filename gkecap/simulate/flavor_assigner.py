@@ -52,6 +52,7 @@ class Assignment:
     # Kueue's LastState.LastTriedFlavorIdx: per complete pod set, resource -> the index (in its resource group's
     # flavor list) where the scan stopped, -1 when it went through the last flavor (the next scan starts over).
     tried: list[dict[str, int]] = field(default_factory=list)
+    counts: list[int] | None = None  # pods per pod set when partial admission reduced them, else None (all)
 
     def pending_flavors(self) -> bool:
         """AssignmentClusterQueueState.PendingFlavors: a scan stopped before the last flavor of its group."""
@@ -156,10 +157,11 @@ class FlavorAssigner:
                 return recorded[resource] + 1
         return 0
 
-    def assign(self) -> Assignment:
-        assignment = Assignment()
+    def assign(self, counts: list[int] | None = None) -> Assignment:
+        """assignFlavors; `counts`: pods per pod set (a partial admission's attempt), else every pod."""
+        assignment = Assignment(counts=list(counts) if counts is not None else None)
         for index, pod_set in enumerate(self.workload.pod_sets):
-            requests = pod_set.total()
+            requests = pod_set.total() if counts is None else pod_set.scaled(counts[index])
             chosen: dict[str, FlavorChoice] = {}
             tried: dict[str, int] = {}
             for resource in requests:
@@ -268,5 +270,5 @@ class FlavorAssigner:
 
 
 def assign_flavors(cluster: Cluster, workload: Workload, now: float, reads: StateReads | None = None,
-                   resume: tuple[dict[str, int], ...] | None = None) -> Assignment:
-    return FlavorAssigner(cluster, workload, now, reads, resume).assign()
+                   resume: tuple[dict[str, int], ...] | None = None, counts: list[int] | None = None) -> Assignment:
+    return FlavorAssigner(cluster, workload, now, reads, resume).assign(counts)

@@ -4,7 +4,8 @@ One `PoolNodes` per pool without queued provisioning (a queued pool gives each w
 ProvisioningRequest: `engine`). Its nodes are shared by the pods of many workloads:
 
 - kube-scheduler binds each pending pod to a ready node with enough free units (the units a node advertises: GPUs,
-  TPU chips, MIG partitions times sharing clients). Pending pods are tried in kube-scheduler's queue order (higher
+  TPU chips, MIG partitions times sharing clients) and, for pods that request them, enough cpu and memory (the
+  machine type's, from the catalog: GKE's allocatable is somewhat less, its system reservations are not modelled). Pending pods are tried in kube-scheduler's queue order (higher
   priority first, then the earlier arrival: the PrioritySort plugin); a pod that does not fit does not block the
   others. Among the nodes that fit the simulator takes the oldest: kube-scheduler's default scoring
   (NodeResourcesFit, LeastAllocated) weighs only cpu and memory, which the simulated pods do not request, so every
@@ -25,20 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
-# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
-# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
-DEFAULT_PROVISIONING_SECONDS = 240.0
-DEFAULT_SCALE_DOWN_SECONDS = 600.0
-# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
-DEFAULT_POD_START_SECONDS = 0.0
+from gkecap.simulate.timing import (  # noqa: F401  (the node delays' defaults, re-exported where they apply)
+    DEFAULT_POD_START_SECONDS, DEFAULT_PROVISIONING_SECONDS, DEFAULT_SCALE_DOWN_SECONDS, Delays,
+)
+from gkecap.simulate.topology import Layout, TopologyRequest, place
 
 
-@dataclass(frozen=True)
-class Delays:
-    provisioning: float = DEFAULT_PROVISIONING_SECONDS
-    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
-    pod_start: float = DEFAULT_POD_START_SECONDS
+UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
 
 
 @dataclass(eq=False)
@@ -49,6 +43,9 @@ class Node:
     pods: int = 0
     empty_since: float | None = None  # ready and without pods since then
     seen_ready: bool = False  # the scheduler has had the chance to use it since it became ready
+    cpu: int = UNTRACKED  # free cpu (milli-units) and memory (bytes)
+    memory: int = UNTRACKED
+    slot: int = 0  # its place in the pool's layout (topology-aware pools)
 
 
 @dataclass(eq=False)
@@ -60,6 +57,9 @@ class _Claim:
     per_pod: int
     waiting: int
     bound: list[Node] = field(default_factory=list)
+    cpu: int = 0  # per pod
+    memory: int = 0
+    topology: TopologyRequest | None = None  # all its pods are bound together, in the domains TAS chooses
 
 
 class PoolNodes:
@@ -70,8 +70,12 @@ class PoolNodes:
     window); `autoscaled`: nodes come and go with pending pods (else they follow `obtainable`)."""
 
     def __init__(self, name: str, units_per_node: int, vms_per_node: int, obtainable: Callable[[float], int], *,
-                 autoscaled: bool, min_nodes: int, delays: Delays):
+                 autoscaled: bool, min_nodes: int, delays: Delays, host: dict[str, int] | None = None,
+                 layout: Layout | None = None):
         self.name = name
+        self.layout = layout
+        # cpu and memory of one node, tracked only where a multi-host slice does not take whole nodes
+        self.host = (host or {}) if vms_per_node == 1 else {}
         self.vms = vms_per_node
         self.capacity = units_per_node * vms_per_node
         self.obtainable = obtainable
@@ -86,19 +90,48 @@ class PoolNodes:
         self.busy = 0
         self.samples: list[tuple[float, int, int, int]] = [(0.0, 0, 0, 0)]
         if autoscaled:
-            self.nodes = [Node(self.capacity, self.capacity, 0.0, empty_since=0.0) for _ in range(self.min_nodes)]
+            self._add_nodes(self.min_nodes, 0.0)
 
     @property
     def whole_slices(self) -> bool:
         return self.vms > 1
 
+    def _node(self, ready_at: float) -> Node:
+        slot = 0
+        if self.layout is not None:  # the first place of the layout no node holds
+            taken = {n.slot for n in self.nodes}
+            slot = next(i for i in range(len(self.nodes) + 1) if i not in taken)
+        return Node(self.capacity, self.capacity, ready_at, empty_since=ready_at,
+                    cpu=self.host.get("cpu", UNTRACKED), memory=self.host.get("memory", UNTRACKED), slot=slot)
+
+    def _add_nodes(self, count: int, ready_at: float) -> None:
+        for _ in range(count):  # one by one: each takes the first free place of the layout
+            self.nodes.append(self._node(ready_at))
+
+    def topology_placement(self, pods: int, per_pod: int, host: dict[str, int], request: TopologyRequest,
+                           now: float) -> dict[Node, int] | None:
+        """Where Kueue's TAS puts `pods` pods on the ready nodes now (gkecap.simulate.topology.place), None when the
+        request cannot be met."""
+        ready = [n for n in self.nodes if n.ready_at <= now]
+        cpu, memory = (host.get("cpu", 0), host.get("memory", 0)) if self.host else (0, 0)
+        fits = [min(n.free // per_pod if per_pod else pods, n.cpu // cpu if cpu else pods,
+                    n.memory // memory if memory else pods) for n in ready]
+        layout = self.layout
+        paths = [layout.path(n.slot) for n in ready] if layout else [(0, 0, i, i) for i in range(len(ready))]
+        chosen = place(paths, fits, pods, request.index, request.required)
+        return None if chosen is None else {ready[i]: count for i, count in chosen.items()}
+
     # -- what the engine tells ------------------------------------------------------------------------------
 
-    def admit(self, name: str, pods: int, per_pod: int, order: tuple) -> None:
-        """Kueue admitted the workload: its pods are created and wait for nodes."""
+    def admit(self, name: str, pods: int, per_pod: int, order: tuple, host: dict[str, int] | None = None,
+              topology: TopologyRequest | None = None) -> None:
+        """Kueue admitted the workload: its pods are created and wait for nodes (`host`: cpu and memory per pod;
+        `topology`: placed all at once where TAS puts them)."""
         if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
             pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
-        claim = _Claim(name, order, per_pod, pods)
+        host = host if self.host else {}
+        claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0),
+                       topology=topology if not self.whole_slices else None)
         self.claims[name] = claim
         self.waiting[name] = claim
         self.dirty = True
@@ -111,6 +144,8 @@ class PoolNodes:
         self.waiting.pop(name, None)
         for node in claim.bound:
             node.free += claim.per_pod
+            node.cpu += claim.cpu
+            node.memory += claim.memory
             node.pods -= 1
             self.used -= claim.per_pod
             if node.pods == 0:
@@ -136,8 +171,14 @@ class PoolNodes:
         if not self.waiting:
             return started
         for claim in sorted(self.waiting.values(), key=lambda c: c.order):
-            while claim.waiting:
-                node = self._fit(claim.per_pod, now)
+            if claim.topology is not None:
+                placement = self.topology_placement(claim.waiting, claim.per_pod,
+                                                    {"cpu": claim.cpu, "memory": claim.memory}, claim.topology, now)
+                for node, count in (placement or {}).items():
+                    for _ in range(count):
+                        self._bind(claim, node)
+            while claim.waiting and claim.topology is None:
+                node = self._fit(claim, now)
                 if node is None:
                     break
                 self._bind(claim, node)
@@ -157,9 +198,10 @@ class PoolNodes:
                       if n.empty_since is not None and n.empty_since + self.delays.scale_down > now]
         return min(times, default=None)
 
-    def _fit(self, units: int, now: float) -> Node | None:
+    def _fit(self, claim: _Claim, now: float) -> Node | None:
+        units, cpu, memory = claim.per_pod, claim.cpu, claim.memory
         for node in self.nodes:
-            if node.free >= units and node.ready_at <= now:
+            if node.free >= units and node.ready_at <= now and node.cpu >= cpu and node.memory >= memory:
                 return node
         return None
 
@@ -167,6 +209,8 @@ class PoolNodes:
         if node.pods == 0:
             self.busy += 1
         node.free -= claim.per_pod
+        node.cpu -= claim.cpu
+        node.memory -= claim.memory
         node.pods += 1
         node.empty_since = None
         self.used += claim.per_pod
@@ -177,8 +221,7 @@ class PoolNodes:
         if not self.autoscaled:
             target = self.obtainable(now) // self.vms
             if len(self.nodes) < target:
-                self.nodes += [Node(self.capacity, self.capacity, now, empty_since=now)
-                               for _ in range(target - len(self.nodes))]
+                self._add_nodes(target - len(self.nodes), now)
                 self.dirty = True
             elif len(self.nodes) > target:
                 # Only empty nodes go (the engine evicts a calendar pool's workloads at the end of its window).
@@ -200,21 +243,27 @@ class PoolNodes:
 
     def _scale_up(self, now: float) -> None:
         """The cluster autoscaler: pending pods go onto nodes still coming up, then onto new nodes."""
-        coming = [n.free for n in self.nodes if n.ready_at > now]
-        new: list[int] = []
+        # What each node coming up has left, as (units, cpu, memory); units alone while no pod requests the others.
+        waiting = sorted(self.waiting.values(), key=lambda c: c.order)
+        dimensions = 3 if any(c.cpu or c.memory for c in waiting) else 1
+        coming = [(n.free, n.cpu, n.memory)[:dimensions] for n in self.nodes if n.ready_at > now]
+        new: list[tuple[int, ...]] = []
         room = self.obtainable(now) // self.vms - len(self.nodes)
-        for claim in sorted(self.waiting.values(), key=lambda c: c.order):
+        fresh = self._node(0.0)
+        empty = (fresh.free, fresh.cpu, fresh.memory)[:dimensions]
+        for claim in waiting:
+            need = (claim.per_pod, claim.cpu, claim.memory)[:dimensions]
             for _ in range(claim.waiting):
                 for space in (coming, new):
-                    slot = next((i for i, free in enumerate(space) if free >= claim.per_pod), None)
+                    slot = next((i for i, free in enumerate(space) if all(f >= n for f, n in zip(free, need))), None)
                     if slot is not None:
-                        space[slot] -= claim.per_pod
+                        space[slot] = tuple(f - n for f, n in zip(space[slot], need))
                         break
                 else:
-                    if len(new) < room:
-                        new.append(self.capacity - claim.per_pod)
+                    if len(new) < room and all(f >= n for f, n in zip(empty, need)):
+                        new.append(tuple(f - n for f, n in zip(empty, need)))
         ready = now + self.delays.provisioning
-        self.nodes += [Node(self.capacity, self.capacity, ready, empty_since=ready) for _ in new]
+        self._add_nodes(len(new), ready)
 
     def _sample(self, now: float) -> None:
         ready = sum(1 for n in self.nodes if n.ready_at <= now) * self.vms

@@ -9,6 +9,8 @@ JSON (times in seconds from the scenario start; null when it never happens):
   "pools": [{"name", "capacityModel", "unit", "nodeHours", "usedNodeHours", "idleNodeHours", "unitHours",
              "usedUnitHours", "reservedNodeHours", "idleReservedNodeHours"}],
   "summary": {...}}`
+A workload with `minPods` also has `minPods` and `admittedPods` (the pods of its latest admission: fewer than it
+asked for when Kueue admitted it partially; null before any admission).
 With MultiKueue workers, each workload also has `cluster` and `region` (its worker), and the document `clusters`
 [{"name", "cluster", "region", "pools", "workloads", "finished"}] and `regions` [{"name", "clusters", ...}].
   "cycles": [{"teams", "workloads", "firstAt", "lastAt", "evictions", "gpuHoursLost", "unit", "reasons",
@@ -220,6 +222,13 @@ def to_document(result: SimulationResult) -> dict[str, Any]:
     return document
 
 
+def _partial(w) -> dict[str, Any]:
+    """A workload that may be partially admitted (`minPods`): its minimum and the pods of its latest admission."""
+    if w.min_pods is None:
+        return {}
+    return {"minPods": w.min_pods, "admittedPods": w.admitted_pods}
+
+
 def _document(result: SimulationResult) -> dict[str, Any]:
     return {
         "workloads": [{
@@ -227,7 +236,7 @@ def _document(result: SimulationResult) -> dict[str, Any]:
             "started": _seconds(w.started), "finished": _seconds(w.finished), "pool": w.pool, "unit": w.unit or None,
             "preemptions": w.preemptions, "evictions": w.evictions, "waitSeconds": _seconds(w.wait_seconds),
             "waitToStartSeconds": _seconds(w.wait_to_start), "acceleratorHoursLost": _hours(w.lost),
-            **_placement(result, w.pool),
+            **_placement(result, w.pool), **_partial(w),
         } for w in result.workloads],
         "events": [{
             "time": _seconds(e.time), "workload": e.workload, "event": e.event, "pool": e.pool,
@@ -328,12 +337,13 @@ def render_text(result: SimulationResult, console: Console, *, source: str = "",
             if e.workload in shown:
                 continue
             shown.add(e.workload)
-        if e.event in NOTABLE or (e.event == "admitted" and e.borrowed):
+        if e.event in NOTABLE or (e.event == "admitted" and (e.borrowed or e.reason)):
             notable.append(e)
     if notable:
         console.print("[bold]Notable events[/bold] (borrowing admissions, preemptions, evictions, deactivations)")
         for e in notable[:max_events]:
-            detail = f"borrows {e.borrowed}" if e.event == "admitted" else e.reason
+            detail = "; ".join(filter(None, (f"borrows {e.borrowed}" if e.borrowed else "", e.reason))) \
+                if e.event == "admitted" else e.reason
             if e.event == "evicted" and evictions[e.workload] > 1:
                 detail += f" (evicted {evictions[e.workload]} times in all)"
             console.print(f"  {clock(e.time):>12}  {e.event:<11} {e.workload} on {e.pool or '-'}: {detail}")

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Callable
 
 from gkecap.simulate.cluster import ANY, BEST_EFFORT_FIFO, Cluster, ClusterQueue, StateReads, Workload
-from gkecap.simulate.flavor_assigner import NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.flavor_assigner import FIT, NO_FIT, PREEMPT, Assignment, assign_flavors
+from gkecap.simulate.partial_admission import search
 from gkecap.simulate.preemption import PreemptionContext, Target, get_targets
 from gkecap.simulate.quota_tree import (
     Cohort,
@@ -192,6 +194,9 @@ class Scheduler:
         # (their LastAssignment, gkecap.simulate.scan_progress), with the workload it was recorded for.
         self.scheduling_cycle = 0
         self._scan: dict[str, tuple[Workload, ScanProgress]] = {}
+        # Topology-aware scheduling: (workload, an assignment that fits its quota) -> None when the workload asks
+        # for no topology, "" when its pods can be placed now, else why not (the engine asks its pools' nodes).
+        self.topology_fits: Callable[[Workload, Assignment], str | None] | None = None
         self.queues = {name: _Queue(q.queueing_strategy) for name, q in cluster.queues.items()}
         # Queues that may have a head (all others are empty or hold only workloads set aside), and the queues'
         # order, which is the order of a cycle's entries.
@@ -381,11 +386,12 @@ class Scheduler:
             return Entry(w, queue, cached[1], list(cached[2]))
         reads = StateReads()
         with cluster.tentative():
-            assignment = assign_flavors(cluster, w, now, reads, resume)
-            targets = []
-            if assignment.mode == PREEMPT:
-                targets = get_targets(PreemptionContext(
-                    cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+            assignment, targets = self._assignment(w, now, reads, resume)
+            if assignment.mode != FIT and not targets and w.can_be_partially_admitted():
+                # getInitialAssignments: fewer pods, down to minCount, when all of them neither fit nor find targets
+                partial = search(w.pod_sets, lambda counts: self._assignment(w, now, reads, resume, counts, True))
+                if partial is not None:
+                    assignment, targets = partial
         entry = Entry(w, queue, assignment, targets)
         if self.cache_nominations and reads.cacheable:
             self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert, resume)
@@ -393,6 +399,28 @@ class Scheduler:
             for key in (*reads.frs, *map(id, reads.nodes)):
                 readers.setdefault(key, set()).add(w.name)
         return entry
+
+    def _assignment(self, w: Workload, now: float, reads: StateReads, resume, counts: list[int] | None = None,
+                    accepted_only: bool = False) -> tuple[Assignment, list[Target]] | None:
+        """A flavor assignment of `counts` pods (all: None) and its preemption targets; with `accepted_only`, None
+        unless it fits or found targets (the partial-admission search's test)."""
+        assignment = assign_flavors(self.cluster, w, now, reads, resume, counts)
+        if self.topology_fits is not None and assignment.mode == FIT:
+            refused = self.topology_fits(w, assignment)
+            if refused is not None:
+                reads.cacheable = False  # the answer depends on the nodes, which nominations do not track
+            if refused:
+                # Kueue: the quota fits, the topology does not (Preempt, or NoFit when even an empty pool would
+                # not hold it); TAS-aware preemption is not modelled, so it waits like a workload that cannot fit.
+                assignment.no_fit = True
+                assignment.reasons.append(refused)
+        targets = []
+        if assignment.mode == PREEMPT:
+            targets = get_targets(PreemptionContext(
+                self.cluster, w, assignment.usage, assignment.needs_preemption(), now, reads))
+        if accepted_only and assignment.mode != FIT and not targets:
+            return None
+        return assignment, targets
 
     def _lasting_change(self, frs: list[FlavorResource], nodes: list[QuotaNode]) -> None:
         """Drop the nominations that read what an admission or eviction changed (Cluster.listeners)."""
@@ -473,6 +501,7 @@ class Scheduler:
             reserved.append((entry.queue, usage))
             entry.status = "preempting"
             return
+        entry.workload.counts = entry.assignment.counts
         entry.workload.flavors = entry.assignment.flavors()
         self.cluster.add_workload(entry.workload)
         entry.status = "admitted"
@@ -625,4 +654,5 @@ def evict(cluster: Cluster, workload: Workload) -> None:
     if workload.name in cluster.queues[workload.cluster_queue].workloads:
         cluster.remove_workload(workload)
     workload.flavors = None
+    workload.counts = None
     workload.reserved_at = None

@@ -38,16 +38,37 @@ their preemption (so the preemptor is first to see the quota they free), as the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 DEFAULT_TERMINATION_SECONDS = 30.0
 DEFAULT_RELEASE_SECONDS = 1.0
 DEFAULT_REQUEUE_SECONDS = 0.0
 INADMISSIBLE_REQUEUE_BATCH_SECONDS = 1.0
+# Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
+# "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
+# "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).
+DEFAULT_PROVISIONING_SECONDS = 240.0
+DEFAULT_SCALE_DOWN_SECONDS = 600.0
+# Image pull and container start depend on the image: none by default, set `delays.podStart` in the workloads file.
+DEFAULT_POD_START_SECONDS = 0.0
 
 
 @dataclass(frozen=True)
-class EvictionDelays:
+class Delays:
+    """Every delay the simulator applies (the workloads file's `delays:`): the nodes' (gkecap.simulate.nodes) and the
+    evictions' (above)."""
+
+    provisioning: float = DEFAULT_PROVISIONING_SECONDS
+    scale_down: float = DEFAULT_SCALE_DOWN_SECONDS
+    pod_start: float = DEFAULT_POD_START_SECONDS
     termination: float = DEFAULT_TERMINATION_SECONDS
     requeue: float = DEFAULT_REQUEUE_SECONDS
     release: float = DEFAULT_RELEASE_SECONDS
+
+    def overridden(self, given: Any) -> "Delays":
+        """These delays with each one `given` (the workloads file's `delays:` entry) sets, by field name."""
+        return replace(self, **{f.name: value for f in fields(self) if (value := getattr(given, f.name, None)) is not None})
+
+
+EvictionDelays = Delays  # the engine's name for the eviction part of the delays

@@ -11,22 +11,20 @@ of all entries together at most `MAX_WORKLOADS` (the default of `gkecap simulate
 
 from __future__ import annotations
 
-import math
-import re
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from gkecap.components.issues import InvalidInput, Issue
-from gkecap.components.spec.errors import translate_validation_error
-from gkecap.components.spec.strict_yaml import YamlInputError, load_yaml
-from gkecap.simulate.timing import EvictionDelays
+from gkecap.components.k8s.quantity import QuantityError, parse_quantity
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(s|m|h|d)")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-DURATION_HINT = "a duration such as 90s, 15m, 4h or 2d (or a number of seconds)"
+from gkecap.components.issues import InvalidInput, Issue
+from gkecap.components.k8s.duration import parse_short_duration
+from gkecap.components.spec.errors import translate_validation_error
+from gkecap.components.spec.user_files import UserFileError, parse_yaml, read_text
+
+DURATION_EXAMPLE = "e.g. 90s, 15m, 4h or 2d, or a number of seconds"
 MAX_SECONDS = 10 * 365 * 86400  # a time in a scenario: ten years is beyond any capacity plan
 # Workloads a file may submit in all (entries times `count`): the simulator replays every one through Kueue's
 # scheduling cycle, and 4,000 copies took 25 s on one core (measured, issue 25); `--timeout` bounds the rest. A
@@ -46,26 +44,8 @@ class WorkloadsFileError(InvalidInput):
 
 
 def parse_duration(value: Any) -> float:
-    """Seconds of `90s`, `15m`, `4h`, `2d` or a plain number of seconds."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not {DURATION_HINT}")
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a finite number; write {DURATION_HINT}")
-        if value < 0:
-            raise ValueError(f"{value!r} is negative; write {DURATION_HINT}")
-        return _bounded(float(value), value)
-    if isinstance(value, str):
-        match = _DURATION.fullmatch(value.strip())
-        if match:
-            return _bounded(float(match[1]) * _UNIT_SECONDS[match[2]], value)
-    raise ValueError(f"{value!r} is not {DURATION_HINT}")
-
-
-def _bounded(seconds: float, written: Any) -> float:
-    if not seconds <= MAX_SECONDS:
-        raise ValueError(f"{written!r} is too long; at most {MAX_SECONDS // 86400} days ({MAX_SECONDS} s)")
-    return seconds
+    """Seconds of `90s`, `15m`, `4h`, `2d` or a plain number of seconds, at most `MAX_SECONDS`."""
+    return parse_short_duration(value, example=DURATION_EXAMPLE, maximum=MAX_SECONDS)
 
 
 def _timestamp(value: Any) -> Any:
@@ -79,6 +59,23 @@ def _timestamp(value: Any) -> Any:
 
 
 Duration = Annotated[float, BeforeValidator(parse_duration)]
+QUANTITY_HINT = "a Kubernetes quantity such as 500m, 8, 64Gi or 1.5Ti"
+
+
+def _quantity(value: Any) -> Any:
+    """A pod's cpu or memory request as Kubernetes writes it (`8`, `500m`, `64Gi`), above zero; kept as written."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}")
+    try:
+        amount = parse_quantity(value).value
+    except (QuantityError, ValueError):
+        raise ValueError(f"{value!r} is not {QUANTITY_HINT}") from None
+    if not amount > 0:
+        raise ValueError(f"{value!r} is not above zero; write {QUANTITY_HINT}")
+    return value
+
+
+Quantity = Annotated[int | float | str, BeforeValidator(_quantity)]
 
 
 class _Strict(BaseModel):
@@ -87,6 +84,27 @@ class _Strict(BaseModel):
 
 # Counts are whole numbers as written (`pods: true` or `2.5` is refused, not read as 1 or 2), and bounded.
 _COUNT_LIMIT = 2**31 - 1
+
+
+# Topology levels a workload may ask for (gke-default's, coarsest first), by short name or label key.
+TOPOLOGY_LEVEL_NAMES = {"block": "cloud.google.com/gce-topology-block",
+                        "subblock": "cloud.google.com/gce-topology-subblock",
+                        "host": "cloud.google.com/gce-topology-host", "hostname": "kubernetes.io/hostname"}
+
+
+class TopologyEntry(_Strict):
+    """Kueue's podset-required-topology or podset-preferred-topology annotation: one level."""
+
+    required: str | None = None
+    preferred: str | None = None
+
+    def level(self) -> str | None:
+        """The short name of the level asked for, None when it is not one of gke-default's."""
+        written = self.required if self.required is not None else self.preferred
+        for name, key in TOPOLOGY_LEVEL_NAMES.items():
+            if written in (name, key):
+                return name
+        return None
 
 
 class WorkloadEntry(_Strict):
@@ -102,6 +120,14 @@ class WorkloadEntry(_Strict):
     every: Duration = 0.0
     # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
     queue_label: StrictBool = Field(True, alias="queueLabel")
+    # Kueue's PodSet.minCount (partial admission): Kueue may admit as few pods as this when all do not fit
+    min_pods: StrictInt | None = Field(None, alias="minPods", ge=1, le=_COUNT_LIMIT)
+    # What each pod requests besides its accelerators, counted against the queue's cpu and memory quota and the
+    # room on a node (the ClusterQueues gkecap emits cover both, pro rata of the pools' machines).
+    cpu: Quantity | None = None
+    memory: Quantity | None = None
+    # Topology-aware scheduling: all pods in one domain of a level (required), or as few as possible (preferred)
+    topology: TopologyEntry | None = None
 
 
 class CapacityEntry(_Strict):
@@ -128,19 +154,20 @@ class DelaysEntry(_Strict):
                                      "back this long after its eviction (default 1s)")
 
 
+class LayoutEntry(_Strict):
+    """Which nodes of a topology-aware pool share a block and a sub-block (in the order the pool has them)."""
+
+    pool: str
+    nodes_per_block: StrictInt = Field(alias="nodesPerBlock", ge=1, le=_COUNT_LIMIT)
+    nodes_per_subblock: StrictInt = Field(alias="nodesPerSubblock", ge=1, le=_COUNT_LIMIT)
+
+
 class WorkloadsFile(_Strict):
     start: Annotated[datetime, BeforeValidator(_timestamp)] | None = None
     workloads: list[WorkloadEntry] = Field(min_length=1)
     capacity: list[CapacityEntry] = Field(default_factory=list)
+    layout: list[LayoutEntry] = Field(default_factory=list)
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
-
-    def eviction_delays(self) -> EvictionDelays:
-        """The documented defaults of the eviction delays, with the file's overrides."""
-        defaults = EvictionDelays()
-        return EvictionDelays(
-            defaults.termination if self.delays.termination is None else self.delays.termination,
-            defaults.requeue if self.delays.requeue is None else self.delays.requeue,
-            defaults.release if self.delays.release is None else self.delays.release)
 
 
 def _too_many(total: int, limit: int) -> Issue:
@@ -156,24 +183,12 @@ def load_workloads_file(path: Path, *, now: datetime | None = None,
         raise ValueError(f"max_workloads must be at least 1, not {max_workloads}")
     max_bytes = max_file_bytes(max_workloads)
     where = str(path)
-    try:
-        with path.open("rb") as stream:  # bounded: a device or a pipe may never end
-            raw = stream.read(max_bytes + 1)
-    except OSError as exc:
-        raise WorkloadsFileError([Issue("", f"cannot read {where}: {exc.strerror}")], subject=where) from None
-    if len(raw) > max_bytes:
-        raise WorkloadsFileError([Issue("", f"larger than {max_bytes / 2**20:g} MiB; a workloads file lists at most "
-                                            f"{max_workloads:,} workloads ({MAX_FLAG} raises the cap)")],
-                                 subject=where)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise WorkloadsFileError([Issue("", f"not UTF-8 text (byte {exc.start}: {exc.reason})")], subject=where) from None
-    try:
-        data = load_yaml(text)  # as strict as an environment file: duplicate keys, aliases, nesting
-    except YamlInputError as exc:
-        line = f" (line {exc.line})" if exc.line is not None else ""
-        raise WorkloadsFileError([Issue("", f"not valid YAML{line}: {exc.problem}")], subject=where) from None
+    try:  # bounded: a device or a pipe may never end
+        data = parse_yaml(read_text(path, max_bytes=max_bytes,
+                                    limit_note=f"; a workloads file lists at most {max_workloads:,} workloads "
+                                               f"({MAX_FLAG} raises the cap)"))
+    except UserFileError as exc:  # as strict as an environment file: duplicate keys, aliases, nesting
+        raise WorkloadsFileError([Issue("", str(exc))], subject=where) from None
     if not isinstance(data, dict):
         raise WorkloadsFileError([Issue("", "expected a mapping with `workloads` (and optional `start`, `capacity`)")],
                                  subject=where)
@@ -187,6 +202,22 @@ def load_workloads_file(path: Path, *, now: datetime | None = None,
     for i, entry in enumerate(parsed.capacity):
         if entry.until <= entry.start:
             issues.append(Issue(f"capacity[{i}].until", "must be after `from`"))
+    for i, entry in enumerate(parsed.workloads):
+        if entry.min_pods is not None and entry.min_pods > entry.pods:
+            issues.append(Issue(f"workloads[{i}].minPods", f"{entry.min_pods} is more than its {entry.pods} pods; "
+                                "Kueue's minCount is at most the pod count"))
+        topology = entry.topology
+        if topology is not None and (topology.required is None) == (topology.preferred is None):
+            issues.append(Issue(f"workloads[{i}].topology", "give one of `required` or `preferred`"))
+        elif topology is not None and topology.level() is None:
+            which = "required" if topology.required is not None else "preferred"
+            issues.append(Issue(f"workloads[{i}].topology.{which}", (
+                f"{topology.required or topology.preferred!r} is not a level of gke-default's topology; allowed: "
+                f"{', '.join(TOPOLOGY_LEVEL_NAMES)} (or their labels {', '.join(TOPOLOGY_LEVEL_NAMES.values())})")))
+    for i, layout in enumerate(parsed.layout):
+        if layout.nodes_per_block % layout.nodes_per_subblock:
+            issues.append(Issue(f"layout[{i}].nodesPerSubblock", f"{layout.nodes_per_subblock} does not divide "
+                                f"nodesPerBlock ({layout.nodes_per_block}): a sub-block lies within one block"))
     total = sum(entry.count for entry in parsed.workloads)
     if total > max_workloads:
         issues.append(_too_many(total, max_workloads))

@@ -82,7 +82,9 @@ class _Stack:
         return {NAMESPACE_NAME_LABEL: namespace}, {NAMESPACE_NAME_LABEL}
 
 
-def _kueue_config(resource: ResourceView) -> dict | None:
+def kueue_config(resource: ResourceView) -> dict | None:
+    """The Kueue Configuration a Kueue Helm chart (its values, `{}` for the chart's default) or Kueue's ConfigMap
+    carries; None for any other resource."""
     text: Any = None
     if resource.type in CHART_TYPES:
         chart = known_str(at(resource.props, "chart")) or ""
@@ -124,7 +126,7 @@ def _read(resources: list[ResourceView]) -> _Stack:
         elif resource.type == BINDING_TYPE:
             stack.bindings.append(resource)
         else:
-            config = _kueue_config(resource)
+            config = kueue_config(resource)
             if config is not None:
                 stack.kueue_configs.append(config)
     for resource in resources:

@@ -248,7 +248,7 @@ def test_secret_plaintext_never_reaches_plan_json(tmp_path):
     ("content", "expected"),
     [
         (b'{"version": 3, "deployment": {"resources": [\xff]}}', "not UTF-8 text (byte 44: invalid start byte)"),
-        (b'{"deployment": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply to read (a stack export is a few levels deep)"),
+        (b'{"deployment": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "not valid JSON: nested too deeply to read"),
         (
             b'{"deployment": {"resources": [{"urn": "urn:pulumi:s::p::gcp:container/nodePool:NodePool::x", "type": "gcp:container/nodePool:NodePool", "dependencies": 5}]}}',
             "deployment.resources[0].dependencies: must be a list of strings, got int",

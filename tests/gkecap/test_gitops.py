@@ -155,3 +155,44 @@ def test_every_gitops_path_gets_the_values_the_pulumi_path_installs(folders, sta
     assert application["spec"]["source"]["helm"]["valuesObject"] == pulumi_values
     assert application["spec"]["source"]["targetRevision"] == chart.inputs["version"]
     assert release["spec"]["chart"]["spec"]["version"] == chart.inputs["version"]
+
+
+# MultiKueue (issue 24): the manager's unit and each worker's, as `gkecap manifests` writes them for the global stack.
+UNITS = (".", "workers/east", "workers/central")
+
+
+@pytest.fixture(scope="module")
+def global_folder(tmp_path_factory) -> Path:
+    return _folder("global", str(tmp_path_factory.mktemp("gitops-global")))
+
+
+@requires_crds
+@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize("where", FOLDERS)
+def test_every_clusters_unit_builds_and_every_object_validates(global_folder, unit, where):
+    objects = _kustomize(global_folder / unit / where)
+    problems = []
+    for obj in objects:
+        if obj["apiVersion"] in CORE_API_VERSIONS:
+            validate_core(obj)
+        elif obj["apiVersion"].startswith("kueue.x-k8s.io/"):
+            problems += [(obj["kind"], obj["metadata"]["name"], e) for e in validate_against_crds(obj)]
+        else:
+            assert (obj["apiVersion"], obj["kind"]) in TOOL_KINDS
+    assert objects and problems == []
+
+
+@pytest.mark.parametrize("unit", UNITS[1:])
+def test_a_workers_unit_gives_the_manager_its_identity_there_after_the_kueue_objects(global_folder, unit):
+    objects = _kustomize(global_folder / unit / "argocd")
+    access = {o["kind"]: o for o in objects if o["metadata"]["name"] == "gkecap-multikueue"}
+    assert set(access) == {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Secret"}
+    assert access["Secret"]["type"] == "kubernetes.io/service-account-token" and "data" not in access["Secret"]
+    waves = {kind: int(o["metadata"]["annotations"][WAVE]) for kind, o in access.items()}
+    assert waves["ServiceAccount"] < waves["Secret"] and waves["ServiceAccount"] < waves["ClusterRoleBinding"]
+
+
+def test_a_workers_flux_objects_are_at_its_path_below_the_environments(global_folder):
+    paths = {o["spec"]["path"] for o in _kustomize(global_folder / "workers" / "east" / "flux")
+             if o["kind"] == "Kustomization"}
+    assert paths == {"./clusters/global/workers/east/flux", "./clusters/global/workers/east"}

@@ -97,3 +97,14 @@ def test_manifests_are_written_per_cluster(plan) -> None:
 def test_the_report_shows_capacity_per_cluster_and_region(plan) -> None:
     html = (plan[2] / "report.html").read_text()
     assert 'id="clusters-table"' in html and "us-central1" in html and "(dispatch only)" in html
+
+
+def test_no_token_or_kubeconfig_reaches_the_sarif_log(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-c", "from gkecap.cli import main; main()", "plan", "--stack", "global",
+                           "--format", "sarif", "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["version"] == "2.1.0"
+    encoded = base64.b64encode(MOCK_TOKEN.encode()).decode()[:12]
+    for text in [done.stdout, done.stderr] + [p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file()]:
+        assert MOCK_TOKEN not in text and encoded not in text

@@ -111,6 +111,13 @@ def _check_wait_for_pods_ready(f: Findings, kueue: KueueSpec) -> None:
                    f"their VMs are still coming; use {format_seconds(wait)} or more")
 
 
+TAS_PATH = "kueue.topologyAwareScheduling"
+# The error's opening: with MultiKueue workers it applies to the pools of all workers together (spec.workers).
+TAS_UNUSED = "no pool can use topology-aware scheduling: "
+TAS_ADVICE = (". Use a machine type with topology labels on reservation, calendar or queued capacity (or "
+              "compactPlacement), or remove topologyAwareScheduling")
+
+
 def check_topology_aware_scheduling(f: Findings, facts: dict[str, PoolFacts]) -> None:
     """`kueue.topologyAwareScheduling: true` gives a topology to the flavors of the pools whose nodes carry GKE's
     topology labels (`gke.topology_aware_refusal`); when no valid pool can have it, the request would silently do
@@ -126,6 +133,16 @@ def check_topology_aware_scheduling(f: Findings, facts: dict[str, PoolFacts]) ->
                 # Reserved or queued capacity, where TAS would apply, but its nodes carry no topology labels.
                 f.warn(f"nodePools[{pool.index}].machineType", f"gets no topology-aware scheduling: {refusals[name]}")
         return
-    f.error("kueue.topologyAwareScheduling", "no pool can use topology-aware scheduling: " + "; ".join(
-        f"{name}: {reason}" for name, reason in refusals.items()) + ". Use a machine type with topology labels on "
-        "reservation, calendar or queued capacity (or compactPlacement), or remove topologyAwareScheduling")
+    f.error(TAS_PATH, tas_unused_message([f"{name}: {reason}" for name, reason in refusals.items()]))
+
+
+def tas_unused_message(refusals: list[str]) -> str:
+    """The error when no pool can be topology-aware, from each pool's `name: reason`."""
+    return TAS_UNUSED + "; ".join(refusals) + TAS_ADVICE
+
+
+def tas_refusals(message: str) -> str | None:
+    """The pools' `name: reason; ...` of a `tas_unused_message`, None for any other message."""
+    if not (message.startswith(TAS_UNUSED) and message.endswith(TAS_ADVICE)):
+        return None
+    return message[len(TAS_UNUSED):-len(TAS_ADVICE)]

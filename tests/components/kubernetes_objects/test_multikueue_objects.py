@@ -127,3 +127,44 @@ def test_multikueue_dispatches_every_job_kind_the_project_emits_from_the_oldest_
     # MultiKueueAdapter per integration (pkg/controller/jobs, v0.14.8 .. v0.19.2): Job and JobSet from v0.6.
     assert dispatch_issues(KINDS, OLDEST_SUPPORTED_RELEASE) == []
     assert dispatch_issues(["job", "rayjob"], OLDEST_SUPPORTED_RELEASE) == ["rayjob"]  # not in the table: refused
+
+
+def _tas_spec():
+    data = copy.deepcopy(GLOBAL)
+    data["kueue"]["topologyAwareScheduling"] = True
+    data["workers"][0]["nodePools"][0].update(machineType="a3-highgpu-8g", maxNodes=2)  # GKE's topology labels
+    return load_environment(data, project="acme-ml-global")
+
+
+def _topology_of_flavors(objects: list[dict]) -> dict[str, str | None]:
+    return {f["metadata"]["name"]: f["spec"].get("topologyName") for f in objects_of_kind(objects, "ResourceFlavor")}
+
+
+def test_a_worker_pool_with_tas_gets_its_topology_and_tas_flavor_on_that_worker() -> None:
+    east, central = (kueue_objects(derive(env)) for env in worker_environments(_tas_spec()))
+    assert [t["metadata"]["name"] for t in objects_of_kind(east, "Topology")] == ["gke-default"]
+    assert _topology_of_flavors(east) == {"h100-dws": "gke-default"}
+    assert objects_of_kind(central, "Topology") == []  # flex-start and TPU pools: no TAS flavor there
+    assert set(_topology_of_flavors(central).values()) == {None}
+
+
+def test_the_managers_flavors_mirror_the_workers_tas_flavors() -> None:
+    # Kueue's MultiKueue TAS setup (site/static/examples/multikueue/tas/manager-setup.yaml at v0.19.2): the manager
+    # has the same Topology and the flavor with the same topologyName as the worker.
+    spec = _tas_spec()
+    manager = kueue_objects(derive(spec))
+    east = kueue_objects(derive(worker_environments(spec)[0]))
+    assert objects_of_kind(manager, "Topology") == objects_of_kind(east, "Topology")
+    flavors = {f["metadata"]["name"]: f for f in objects_of_kind(manager, "ResourceFlavor")}
+    assert flavors["h100-dws"] == objects_of_kind(east, "ResourceFlavor")[0]
+    assert _topology_of_flavors(manager) == {"h100-dws": "gke-default", "v6e-4x4": None, "h100-flex": None}
+
+
+@requires_crds
+def test_every_object_of_every_cluster_with_tas_validates_against_the_real_crds() -> None:
+    spec = _tas_spec()
+    clusters = [derive(spec)] + [derive(env) for env in worker_environments(spec)]
+    for objects in (kueue_objects(model) for model in clusters):
+        for obj in objects:
+            if obj["apiVersion"].startswith("kueue.x-k8s.io/"):
+                assert validate_against_crds(obj) == [], object_key(obj)

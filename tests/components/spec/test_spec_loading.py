@@ -187,7 +187,7 @@ def test_load_stack_file_reports_invalid_yaml(tmp_path):
 
 
 def test_load_stack_file_reports_a_missing_file(tmp_path):
-    with pytest.raises(SpecError, match="cannot read the file"):
+    with pytest.raises(SpecError, match="cannot read: "):
         load_stack_file(tmp_path / "nope.yaml", now=NOW)
 
 

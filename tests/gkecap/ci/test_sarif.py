@@ -72,3 +72,30 @@ def test_a_violation_in_a_stack_export_is_at_the_export_file(tmp_path):
     log = sarif_log(check_state(STATES / "stack_export.json", policy_pack=MINI_PACK), [])
     assert validation_errors(log) == []
     assert {Path(r["Location"]).name for r in _records(log, tmp_path)} == {"stack_export.json"}
+
+
+def test_a_violation_of_a_worker_pool_is_at_the_line_of_that_workers_pool(tmp_path):
+    """MultiKueue (issue 24): `workers[i].nodePools[j]`, not the environment or a top-level entry."""
+    from testkit.engine_fixtures import MINI_PACK
+
+    stack = Path(__file__).resolve().parents[3] / "stacks" / "Pulumi.global.yaml"
+    result = plan(config_file=stack, policy_pack=MINI_PACK)  # max-nodes: at most 2 nodes per pool
+    records = [r for r in _records(sarif_log(result, []), tmp_path) if r["Code"] == "max-nodes"]
+    lines = sorted(r["Line"] for r in records)
+    pools = {name: _line(stack, f"- name: {name}") for name in ("h100-dws", "v6e-4x4", "h100-flex")}
+    # every GKE node pool above 2 nodes: h100-dws (east), the two v6e-4x4 slices and h100-flex (central)
+    assert lines == sorted([pools["h100-dws"], pools["v6e-4x4"], pools["v6e-4x4"], pools["h100-flex"]])
+
+
+def test_a_workers_own_resources_are_at_the_workers_line():
+    from gkecap.ci.sarif import ViolationLocator
+
+    stack = Path(__file__).resolve().parents[3] / "stacks" / "Pulumi.global.yaml"
+    result = plan(config_file=stack, no_policies=True)
+    locator = ViolationLocator(result)
+    at = {(r.type.rsplit(":", 1)[-1], r.name): locator.locate(r.urn)[1] for r in result.resources}
+    assert at[("Secret", "central-multikueue-secret")] == _line(stack, "- name: central")  # the manager's identity there
+    assert at[("Chart", "east-kueue")] == _line(stack, "- name: east")
+    assert at[("ResourceFlavor", "central-kueue-objects-v6e-4x4")] == _line(stack, "- name: v6e-4x4")
+    assert at[("Cluster", "ml-central")] == _line(stack, "name: ml-central") - 1  # the worker's `cluster:` key
+    assert at[("ClusterQueue", "east-kueue-objects-llm")] == _line(stack, "- name: llm")  # the team, on any cluster

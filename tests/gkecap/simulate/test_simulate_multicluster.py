@@ -62,3 +62,11 @@ def test_the_cli_prints_the_dispatch_in_text() -> None:
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert "llm-pretrain (llm) -> central (us-central1) on h100-flex" in done.stdout
+
+
+def test_the_timeline_names_each_pools_worker_and_region() -> None:
+    from gkecap.simulate.timeline import render_html
+
+    model = derive(load_stack_file(ROOT / "stacks" / "Pulumi.global.yaml"))
+    html = render_html(simulate_environment(model, kueue_objects(model), load_workloads_file(SCENARIO)))
+    assert "Pool h100-flex (worker central, us-central1)" in html and "Pool h100-dws (worker east, us-east5)" in html

@@ -58,7 +58,7 @@ def test_start_defaults_to_now(tmp_path: Path):
 
 
 def test_yaml_errors_name_the_line(tmp_path: Path):
-    with pytest.raises(WorkloadsFileError, match=r"not valid YAML \(line \d+\)"):
+    with pytest.raises(WorkloadsFileError, match=r"line \d+, column \d+: not valid YAML"):
         load_workloads_file(_write(tmp_path, "workloads:\n  - {name: a\n"))
 
 

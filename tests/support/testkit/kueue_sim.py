@@ -88,12 +88,14 @@ def wl(name: str, queue: str | None = None, requests: Mapping[str, str] | None =
        flavors: Mapping[str, str] | list[Mapping[str, str]] | None = None, reserved: float | None = None,
        creation: float | None = None, pod_sets: list[tuple[str, int, Mapping[str, str]]] | None = None,
        evicted: bool = False, node_selector: Mapping[str, str] | None = None) -> Workload:
-    """A workload with one pod set of one pod (`requests`) or several (`pod_sets`: (name, count, requests per pod)).
-    `flavors` (per pod set) marks it admitted, with quota reserved at `reserved` (default: now)."""
+    """A workload with one pod set of one pod (`requests`) or several (`pod_sets`: (name, count, requests per pod)
+    or (name, count, requests per pod, minCount)). `flavors` (per pod set) marks it admitted, with quota reserved at
+    `reserved` (default: now)."""
     if pod_sets is None:
         pod_sets = [("main", 1, requests or {})]
-    sets = [PodSet(n, count, {r: amount(r, v) for r, v in reqs.items()}, node_selector or {})
-            for n, count, reqs in pod_sets]
+    sets = [PodSet(n, count, {r: amount(r, v) for r, v in reqs.items()}, node_selector or {},
+                   min_count=rest[0] if rest else None)
+            for n, count, reqs, *rest in pod_sets]
     if isinstance(flavors, Mapping):
         flavors = [dict(flavors)]
     return Workload(name, queue or "", sets, priority=priority,
