@@ -11,7 +11,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 """
 
 import json
-from typing import Any, NotRequired, Optional, TypedDict
+from typing import Any, NotRequired, Optional, TypedDict, cast
 
 import pulumi
 import pulumi_gcp as gcp
@@ -113,8 +113,8 @@ class GkeCluster(pulumi.ComponentResource):
                 name=cluster_name, location=location, project=project,
                 opts=pulumi.InvokeOutputOptions(parent=self),
             )
-            self.cluster = None
-            self.system_pool = None
+            self.cluster: Optional[gcp.container.Cluster] = None
+            self.system_pool: Optional[gcp.container.NodePool] = None
             self.name = found.name
             self.location = found.location
             self.endpoint = found.endpoint
@@ -137,7 +137,7 @@ class GkeCluster(pulumi.ComponentResource):
 
     def _create(self, cluster_name: str, args: GkeClusterArgs, project: pulumi.Input[str], location: pulumi.Input[str]):
         channel = args.get("release_channel") or DEFAULT_RELEASE_CHANNEL
-        version = args.get("min_master_version")
+        version: Optional[pulumi.Input[str]] = args.get("min_master_version")
         if version is None:
             versions = gcp.container.get_engine_versions_output(
                 location=location, project=project, opts=pulumi.InvokeOutputOptions(parent=self)
@@ -145,7 +145,7 @@ class GkeCluster(pulumi.ComponentResource):
             version = pulumi.Output.all(versions.release_channel_default_version, versions.valid_master_versions).apply(
                 lambda v: initial_version(channel, v[0] or {}, v[1] or [])
             )
-        self.cluster = gcp.container.Cluster(
+        cluster = self.cluster = gcp.container.Cluster(
             cluster_name,
             name=cluster_name,
             project=project,
@@ -176,8 +176,8 @@ class GkeCluster(pulumi.ComponentResource):
             f"{cluster_name}-system",
             name="system",
             project=project,
-            cluster=self.cluster.name,
-            location=self.cluster.location,
+            cluster=cluster.name,
+            location=cluster.location,
             node_count=whole(system.get("nodes", 1)),
             management=gcp.container.NodePoolManagementArgs(auto_repair=True, auto_upgrade=True),
             node_config=gcp.container.NodePoolNodeConfigArgs(
@@ -193,8 +193,8 @@ class GkeCluster(pulumi.ComponentResource):
             ),
             opts=pulumi.ResourceOptions(parent=self),
         )
-        ca = self.cluster.master_auth.apply(lambda auth: auth.cluster_ca_certificate if auth else None)
-        return self.cluster.endpoint, ca, self.cluster.name, self.cluster.location
+        ca = cluster.master_auth.apply(lambda auth: auth.cluster_ca_certificate if auth else None)
+        return cluster.endpoint, ca, cluster.name, cluster.location
 
 
 def cluster_request_from_args(cluster_name: str, args: GkeClusterArgs) -> ClusterRequest:
@@ -207,7 +207,8 @@ def cluster_request_from_args(cluster_name: str, args: GkeClusterArgs) -> Cluste
         release_channel=args.get("release_channel") or DEFAULT_RELEASE_CHANNEL,
         min_master_version=args.get("min_master_version"),
         system_pool_nodes=whole((args.get("system_pool") or {}).get("nodes", 1)),
-        service_account=None if isinstance(service_account, pulumi.Output) else service_account,
+        # Plain here (an Output waits for service_account_known); a wrong type is the check's to name.
+        service_account=None if isinstance(service_account, pulumi.Output) else cast(Optional[str], service_account),
         service_account_known=not isinstance(service_account, pulumi.Output),
         security_group=args.get("security_group"),
     )

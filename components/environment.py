@@ -181,7 +181,7 @@ class Environment(pulumi.ComponentResource):
             self.kubeconfig_secrets[worker_name] = self._worker_kubeconfig_secret(worker_name, environment, depends)
             depends.append(environment.kueue_objects)
         depends += list(self.kubeconfig_secrets.values())
-        self.kueue_objects = KueueObjects(
+        self.kueue_objects: KueueObjects = KueueObjects(
             f"{prefix}kueue-objects",
             {"objects": objects},
             opts=pulumi.ResourceOptions.merge(k8s_child, pulumi.ResourceOptions(depends_on=depends)),
@@ -247,7 +247,7 @@ class Environment(pulumi.ComponentResource):
         assert token_secret is not None
         token = token_secret.data.apply(_token_of)
         cluster = environment.cluster
-        kubeconfig = pulumi.Output.secret(pulumi.Output.all(cluster.endpoint, cluster.cluster_ca_certificate, token)
+        kubeconfig: pulumi.Output[str] = pulumi.Output.secret(pulumi.Output.all(cluster.endpoint, cluster.cluster_ca_certificate, token)
                                           .apply(lambda v: worker_kubeconfig(worker, *v)))
         namespace = self.kueue_install.namespace if self.kueue_install is not None else KUEUE_NAMESPACE
         return k8s.core.v1.Secret(

@@ -9,7 +9,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 """
 
 from dataclasses import replace
-from typing import Any, NotRequired, Optional, TypedDict
+from typing import Any, NotRequired, Optional, TypedDict, cast
 
 import pulumi
 import pulumi_gcp as gcp
@@ -166,7 +166,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         return pool
 
     def _create(self, request: PoolRequest, settings: "tuple[NodePoolSettings, ...]", cluster: pulumi.Input[str],
-                location: pulumi.Input[str], project: Optional[str], sa: pulumi.Input[str],
+                location: pulumi.Input[str], project: Optional[pulumi.Input[str]], sa: pulumi.Input[str],
                 opts: Optional[pulumi.ResourceOptions]) -> None:
         name = request.name
         super().__init__("gkecap:index:AcceleratorNodePool", name, None, opts)
@@ -175,7 +175,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
 
         policy = None
         placed = next((s.placement for s in self.settings if s.placement and s.placement.workload_policy), None)
-        if placed is not None:
+        if placed is not None and placed.workload_policy is not None:
             # TPU7x multi-host slices and A4X (NVL72 1x72): one workload policy carries the accelerator topology for
             # every node pool of the pool. FACTS A.3 [S34]; gke.pool_settings._placement.
             policy = gcp.compute.ResourcePolicy(
@@ -213,7 +213,7 @@ class AcceleratorNodePool(pulumi.ComponentResource):
         s: NodePoolSettings,
         cluster: pulumi.Input[str],
         location: pulumi.Input[str],
-        project: Optional[str],
+        project: Optional[pulumi.Input[str]],
         service_account: pulumi.Input[str],
         affinity_values: Optional[pulumi.Input[list[str]]],
         policy: "Optional[gcp.compute.ResourcePolicy]",  # quoted: pulumi_gcp.compute loads only when used
@@ -309,6 +309,7 @@ def pool_request_from_args(name: str, args: AcceleratorNodePoolArgs) -> tuple[Po
     reservation = args.get("reservation")
     sharing = args.get("gpu_sharing")
     zones = args.get("zones")
+    gpu = args.get("gpu")
     request = PoolRequest(
         name=name,
         machine_type=args.get("machine_type", ""),
@@ -319,7 +320,9 @@ def pool_request_from_args(name: str, args: AcceleratorNodePoolArgs) -> tuple[Po
         tpu_topology=args.get("tpu_topology"),
         slices=whole(args.get("slices")),
         reservation=(
-            ReservationTarget(reservation.get("name"), reservation.get("project"), reservation.get("block"))
+            # An Output part rides through the pure request; it is judged below, and by GKE once known.
+            ReservationTarget(cast(str, reservation.get("name")), cast(Optional[str], reservation.get("project")),
+                              cast(Optional[str], reservation.get("block")))
             if reservation
             else None
         ),
@@ -336,8 +339,8 @@ def pool_request_from_args(name: str, args: AcceleratorNodePoolArgs) -> tuple[Po
         ),
         disk_size_gb=whole(args.get("disk_size_gb")),
         disk_type=args.get("disk_type"),
-        gpu_type=(args.get("gpu") or {}).get("type"),
-        gpu_count=whole((args.get("gpu") or {}).get("count")),
+        gpu_type=gpu.get("type") if gpu else None,
+        gpu_count=whole(gpu.get("count")) if gpu else None,
     )
     if issues:
         return request, issues
@@ -390,7 +393,7 @@ def _affinity_values(target: Optional[ReservationTarget]) -> Optional[pulumi.Inp
     parts = (target.name, target.project, target.block)
     if any(isinstance(p, pulumi.Output) for p in parts):
         return pulumi.Output.all(*parts).apply(lambda p: [reservation_value(*p)])
-    return [reservation_value(*parts)]  # type: ignore[arg-type]
+    return [reservation_value(*parts)]
 
 
 # The pool's rules name fields as the environment file does; where the component's argument differs, say so.

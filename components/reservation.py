@@ -11,7 +11,7 @@ No ``from __future__ import annotations`` here: Pulumi's component analyzer read
 """
 
 from datetime import datetime, timezone
-from typing import NotRequired, Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict, cast
 
 import pulumi
 import pulumi_gcp as gcp
@@ -77,8 +77,11 @@ class CalendarReservation(pulumi.ComponentResource):
     """GPU VMs or TPU chips reserved."""
 
     def __init__(self, name: str, args: CalendarReservationArgs, opts: Optional[pulumi.ResourceOptions] = None):
-        args, key_issues = argument_issues(args, CalendarReservationArgs)  # type: ignore[assignment]
-        args = {**args, **{k: whole(args[k]) for k in ("count", "days") if k in args}}  # type: ignore[assignment]
+        checked_args, key_issues = argument_issues(args, CalendarReservationArgs)
+        for key in ("count", "days"):
+            if key in checked_args:
+                checked_args[key] = whole(checked_args[key])
+        args = cast(CalendarReservationArgs, checked_args)
         machine_type = args.get("machine_type")
         submit = bool(args.get("submit", False))
         reservation_name = args.get("reservation_name") or name
@@ -91,8 +94,8 @@ class CalendarReservation(pulumi.ComponentResource):
         checked = None
         if not problems:
             request = ReservationRequest(
-                name=name, machine_type=machine_type, count=args.get("count"), zone=args.get("zone"),  # type: ignore[arg-type]
-                start=args.get("start"), days=args.get("days"), submitted=submit,  # type: ignore[arg-type]
+                name=name, machine_type=machine_type, count=args.get("count"), zone=args.get("zone"),
+                start=args.get("start"), days=args.get("days"), submitted=submit,
                 share_with=tuple(args.get("share_with") or ()), workload_type=args.get("workload_type"),
                 reservation_name=reservation_name,
             )

@@ -55,7 +55,7 @@ class VertexTrainingQuota(pulumi.ComponentResource):
         issues = vertex_issues(spec, teams=None) if spec is not None else []
         if not region:
             issues.append(Issue("region", "give the region of the training jobs (vertex.region or region)"))
-        if issues:
+        if issues or not region:
             raise_invalid(f"VertexTrainingQuota {name!r}", issues)
         profiles = vertex_profiles(spec, region)
         quotas = vertex_quotas(profiles)

@@ -129,14 +129,14 @@ def yaml_double_quoted(text: str) -> str:
     return _double_quoted(text)
 
 
-def _emit(value: object, indent: str, out: list[str]) -> None:
+def _emit(value: dict[str, Any] | list[Any], indent: str, out: list[str]) -> None:
     """Block-style YAML of a mapping or sequence, each line prefixed by `indent` (first line by the caller)."""
     if isinstance(value, dict):
         for i, (key, item) in enumerate(value.items()):
             lead = "" if i == 0 else indent
             _entry(f"{lead}{_scalar(key)}:", item, indent + "  ", out)
     else:
-        for i, item in enumerate(value):  # type: ignore[attr-defined]
+        for i, item in enumerate(value):
             lead = "" if i == 0 else indent
             if isinstance(item, dict) and item:
                 out.append(f"{lead}- ")

@@ -16,13 +16,14 @@ written, and never anything else (a team's own `workloads/prod/train.yaml` besid
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from gkecap.atomic_files import OutsideOutputError, contained, make_directory
 
-from gkecap.components.kubernetes_objects.workloads import starter_workloads
+from gkecap.components.kubernetes_objects.workloads import team_starters
 from gkecap.components.model import CapacityModel, VertexProfilePlan
 from gkecap.manifests import to_yaml_document
 
@@ -49,21 +50,24 @@ GCLOUD_HEADER = (
 
 def workload_files(model: CapacityModel, stack: str) -> dict[str, str]:
     """{relative path: YAML} of every team's starter workloads: `workloads/<team>.yaml`, a document per pool."""
+    return dict(team_workload_files(model, stack))
+
+
+def team_workload_files(model: CapacityModel, stack: str) -> Iterator[tuple[str, str]]:
+    """(relative path, YAML) of each team's starter file, one team at a time: a plan writes each before it builds
+    the next, so the starters of 1,000 teams (48,000 manifests, 60 MB of YAML) never live at once."""
     from gkecap.components.kubernetes_objects.queues import default_local_queue_on
 
     queueing = QUEUE_DEFAULTED if default_local_queue_on(model) else QUEUE_REQUIRED
-    by_team: dict[str, list[tuple[str, dict]]] = {}
-    for (team, pool), manifest in starter_workloads(model).items():
-        by_team.setdefault(team, []).append((pool, manifest))
-    files = {}
-    for team, starters in by_team.items():
-        path = f"{WORKLOADS_DIR}/{team}.yaml"
-        parts = [WORKLOAD_HEADER.format(team=team, pools=len(starters), path=path, stack=stack,
-                                        queueing=queueing)]
-        for pool, manifest in starters:
+    for team in model.teams:
+        starters = team_starters(model, team)
+        if not starters:
+            continue
+        path = f"{WORKLOADS_DIR}/{team.name}.yaml"
+        parts = [WORKLOAD_HEADER.format(team=team.name, pools=len(starters), path=path, stack=stack, queueing=queueing)]
+        for pool, manifest in starters.items():
             parts.append("---\n" + POOL_HEADER.format(pool=pool, kind=manifest["kind"]) + to_yaml_document(manifest))
-        files[path] = "".join(parts)
-    return files
+        yield path, "".join(parts)
 
 
 def gcloud_config(profile: VertexProfilePlan, project: str | None, image: str | None = None) -> str:
@@ -91,21 +95,21 @@ WRITTEN_LIST = ".gkecap-written.json"  # what the last plan wrote under workload
 
 def write_starters(model: CapacityModel, out_dir: Path, stack: str, write: Callable[[Path, str], Path]) -> dict[str, Path]:
     """Write workloads/ and vertex/ under `out_dir` with `write(path, text)`; {directory name: path} written.
-    Files an earlier plan wrote that this one does not are removed (`remove_stale_starters`)."""
-    files = {**workload_files(model, stack), **vertex_files(model)}
+    Files an earlier plan wrote that this one does not are removed after (`remove_stale_starters`)."""
     for directory in (WORKLOADS_DIR, VERTEX_DIR):  # a directory linked out of out_dir is refused before anything
         contained(out_dir, out_dir / directory)
-    remove_stale_starters(out_dir, keep=set(files))
-    written: dict[str, Path] = {}
+    digests: dict[str, str] = {}
     made: set[Path] = set()
-    for path, text in files.items():
+    for path, text in itertools.chain(team_workload_files(model, stack), vertex_files(model).items()):
         target = out_dir / path
-        if target.parent not in made:  # once per team directory, not per file (13,800 files at 300 teams)
+        if target.parent not in made:  # once per directory, not per file
             made.add(make_directory(out_dir, target.parent))
         write(target, text)
-        written[path.split("/", 1)[0]] = out_dir / path.split("/", 1)[0]
-    write(out_dir / WRITTEN_LIST, json.dumps({"files": {path: _digest(text) for path, text in sorted(files.items())}}, indent=1) + "\n")
-    return {d: written[d] for d in (WORKLOADS_DIR, VERTEX_DIR) if d in written}
+        digests[path] = _digest(text)
+    remove_stale_starters(out_dir, keep=set(digests))
+    write(out_dir / WRITTEN_LIST, json.dumps({"files": dict(sorted(digests.items()))}, indent=1) + "\n")
+    written = {path.split("/", 1)[0] for path in digests}
+    return {d: out_dir / d for d in (WORKLOADS_DIR, VERTEX_DIR) if d in written}
 
 
 def remove_stale_starters(out_dir: Path, keep: set[str] = frozenset()) -> list[Path]:  # type: ignore[assignment]

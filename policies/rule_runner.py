@@ -117,14 +117,14 @@ def pack_policies(policies: Sequence[Policy]) -> list[Policy]:
     or a policy is not an adapter rule."""
     if os.environ.get(SEPARATELY_ENV) == "1" or not retargeting_supported():
         return list(policies)
-    declarations = [PolicyDeclaration(p, adapter.rule_of(p)) if adapter.rule_of(p) else p for p in policies]
+    declarations = [PolicyDeclaration(p, rule) if (rule := adapter.rule_of(p)) else p for p in policies]
     resource_rules = [d for d in declarations if isinstance(d, PolicyDeclaration) and d.rule.kind == "resource"]
     stack_rules = [d for d in declarations if isinstance(d, PolicyDeclaration) and d.rule.kind == "stack"]
     return [*declarations, _resource_runner(resource_rules), _stack_runner(stack_rules)]
 
 
 def _enabled(reporter: _Reporter, declarations: Sequence[PolicyDeclaration]) -> list[tuple[PolicyDeclaration, EnforcementLevel]]:
-    found = []
+    found: list[tuple[PolicyDeclaration, EnforcementLevel]] = []
     for declaration in declarations:
         level = reporter.level(declaration)
         if level != EnforcementLevel.DISABLED:

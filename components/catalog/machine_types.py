@@ -26,7 +26,7 @@ def _unknown(machine_type: str) -> CatalogError:
     )
 
 
-def _error_of(lookup, machine_type: str) -> CatalogError:  # type: ignore[no-untyped-def]
+def _error_of(lookup, machine_type: str) -> CatalogError:
     try:
         lookup(machine_type)
     except CatalogError as err:

@@ -93,7 +93,7 @@ def check_pool_request(req: PoolRequest) -> list[Issue]:
 
 def _tpu_node_pool_count(req: PoolRequest) -> int:
     try:
-        multi_host = bool(req.tpu_topology) and tpu_slice(req.machine_type, req.tpu_topology).multi_host
+        multi_host = tpu_slice(req.machine_type, req.tpu_topology).multi_host if req.tpu_topology else False
     except CatalogError:
         return 1
     return req.slice_count if multi_host else 1
@@ -132,7 +132,7 @@ def _gpu_issues(req: PoolRequest, gpu: GpuMachine) -> list[Issue]:
         add("maxNodes", "required for GPU pools: the most nodes the pool may scale to (>= 1)")
     elif not _whole(req.max_nodes, 1):
         add("maxNodes", f"{req.max_nodes!r} must be a whole number of nodes, at least 1")
-    elif req.max_nodes > MAX_CLUSTER_NODES:  # type: ignore[operator]
+    elif req.max_nodes > MAX_CLUSTER_NODES:
         add("maxNodes", f"{req.max_nodes} is more nodes than a GKE cluster holds; allowed: 1 to {MAX_CLUSTER_NODES}")
     if req.min_nodes is not None:
         if not _whole(req.min_nodes, 0):

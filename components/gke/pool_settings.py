@@ -35,6 +35,7 @@ from typing import Mapping
 from gkecap.components.catalog import (
     COMPACT_PLACEMENT,
     HIGH_THROUGHPUT,
+    CatalogError,
     GpuMachine,
     TpuSlice,
     gpu_units_per_vm,
@@ -164,7 +165,11 @@ class NodePoolSettings:
 
 
 def slice_of(req: PoolRequest) -> TpuSlice | None:
-    return tpu_slice(req.machine_type, req.tpu_topology) if is_tpu_machine_type(req.machine_type) else None
+    if not is_tpu_machine_type(req.machine_type):
+        return None
+    if req.tpu_topology is None:  # check_pool_request requires one
+        raise CatalogError(f"{req.machine_type}: a TPU pool needs a topology")
+    return tpu_slice(req.machine_type, req.tpu_topology)
 
 
 def node_pool_settings(req: PoolRequest, *, checked: bool = False) -> tuple[NodePoolSettings, ...]:

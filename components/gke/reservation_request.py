@@ -22,6 +22,7 @@ from gkecap.components.catalog import (
     tpu_family_of,
 )
 from gkecap.components.gke.calendar_window import (
+    AcceleratorKind,
     check_calendar_request,
     check_count,
     check_days,
@@ -76,7 +77,7 @@ class CheckedReservation:
     issues: list[Issue]
     start: datetime | None = None
     end: datetime | None = None
-    kind: str = "gpu"  # "gpu" (VMs) | "tpu" (chips)
+    kind: AcceleratorKind = "gpu"  # "gpu" (VMs) | "tpu" (chips)
     workload_type: str | None = None
 
 
@@ -120,7 +121,7 @@ def check_reservation_request(req: ReservationRequest, now: datetime) -> Checked
     except CatalogError as err:
         issues.append(Issue("machineType", str(err)))
         known = False
-    kind = "tpu" if is_tpu_machine_type(req.machine_type) else "gpu"
+    kind: AcceleratorKind = "tpu" if is_tpu_machine_type(req.machine_type) else "gpu"
     try:
         start: datetime | None = parse_start(req.start)
     except ValueError as err:
@@ -150,7 +151,7 @@ def check_reservation_request(req: ReservationRequest, now: datetime) -> Checked
         issues += check_workload_type(req.workload_type, kind=kind) + check_share_with(req.share_with)
         return CheckedReservation(issues, kind=kind, workload_type=workload_type)
     issues += check_calendar_request(
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         count=count,
         start=start,
         now=now,

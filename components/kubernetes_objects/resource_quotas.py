@@ -38,9 +38,9 @@ def admissible_units(model: CapacityModel, team: TeamPlan) -> dict[str, int]:
     for pool in team_pools(model, team):
         nominal = team.quotas.get(pool.name, 0)
         borrowable = max(tree.get(pool.name, 0) - nominal - kept.get(pool.name, 0), 0) if root is not None else 0
-        limit = team.borrowing_limits.get(pool.name)
-        if limit is not None:
-            borrowable = min(borrowable, limit)
+        borrowing_limit = team.borrowing_limits.get(pool.name)
+        if borrowing_limit is not None:
+            borrowable = min(borrowable, borrowing_limit)
         totals[pool.resource_name] = totals.get(pool.resource_name, 0) + nominal + borrowable
     return totals
 

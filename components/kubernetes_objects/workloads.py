@@ -145,7 +145,7 @@ def workload_manifest(
     if kind == "job":
         return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": _job_spec(pods, pod, suspend=True)}
     # A JobSet: one replicated job, a replica per slice (multi-host TPU) or one replica of all pods.
-    per_replica = pool_plan.vms_per_slice if pool_plan.multi_host else pods
+    per_replica = pool_plan.vms_per_slice if pool_plan.multi_host and pool_plan.vms_per_slice else pods
     replicas = pods // per_replica
     if pool_plan.multi_host:
         metadata.setdefault("annotations", {})[EXCLUSIVE_TOPOLOGY] = NODE_POOL_LABEL
@@ -216,11 +216,12 @@ def shape_issues(pool: PoolPlan, pods: int, accelerators: int, kind: str) -> lis
 def starter_workloads(model: CapacityModel) -> dict[tuple[str, str], dict[str, Any]]:
     """A starter manifest per team and pool it can use (its ClusterQueue's flavors): one whole node, or one
     whole slice of a multi-host TPU pool."""
-    return {
-        (team.name, pool.name): workload_manifest(model, team.name, pool.name)
-        for team in model.teams
-        for pool in team_pools(model, team)
-    }
+    return {(team.name, pool): manifest for team in model.teams for pool, manifest in team_starters(model, team).items()}
+
+
+def team_starters(model: CapacityModel, team: TeamPlan) -> dict[str, dict[str, Any]]:
+    """{pool: starter manifest} of one team, in its queue's flavor order (`starter_workloads` of one team)."""
+    return {pool.name: workload_manifest(model, team.name, pool.name) for pool in team_pools(model, team)}
 
 
 def _team_and_pool(model: CapacityModel, team: str, pool: str | None) -> tuple[TeamPlan, PoolPlan]:
@@ -273,5 +274,5 @@ def _job_spec(pods: int, pod: dict[str, Any], *, suspend: bool | None) -> dict[s
 
 __all__ = [
     "KINDS", "QUEUE_LABEL", "PRIORITY_LABEL", "WorkloadError", "advertised_per_node",
-    "shape_issues", "starter_workloads", "workload_manifest",
+    "shape_issues", "starter_workloads", "team_starters", "workload_manifest",
 ]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictStr
 
 from gkecap.components.kueue_api.fields import (
-    DnsLabel, DnsSubdomain, Int32, Int64, KindName, KueueModel, ListSet, bounded_str, label_key_format, list_map,
+    DnsLabel, DnsSubdomain, Int32, Int64, KindName, KueueModel, LabelKeyFormat317, ListSet, list_map,
 )
 
 PROVISIONING_REQUEST_CONTROLLER = "kueue.x-k8s.io/provisioning-request"  # FACTS D [S2]
@@ -33,14 +33,14 @@ class AdmissionCheckSpec(KueueModel):
     field_rules = {"controllerName": "R-AC-1", "parameters": "R-AC-3"}
     field_hints = {"retryDelayMinutes": "v1beta2 removed it (v1beta1 only)"}
 
-    controller_name: bounded_str(1, 253)
+    controller_name: Annotated[StrictStr, Field(min_length=1, max_length=253)]
     """Controller that runs the check, e.g. kueue.x-k8s.io/provisioning-request."""
     parameters: AdmissionCheckParametersReference | None = None
     """The object that configures the check (a ProvisioningRequestConfig for DWS)."""
 
 
 class AdmissionCheckSpecV1Beta1(AdmissionCheckSpec):
-    controller_name: bounded_str(0, None)
+    controller_name: Annotated[StrictStr, Field(min_length=0)]
     """Controller that runs the check, e.g. kueue.x-k8s.io/provisioning-request."""
     retry_delay_minutes: Int64 = 15  # CRD admissionchecks.yaml v1beta1 default
     """Minutes before a workload whose check failed is retried (v1beta1 only)."""
@@ -60,9 +60,9 @@ class ProvisioningRequestRetryStrategy(KueueModel):
 class ProvisioningRequestPodSetUpdatesNodeSelector(KueueModel):
     default_rule = "R-PRC-4"
 
-    key: label_key_format(317)
+    key: LabelKeyFormat317
     """Node selector key added to the admitted pods."""
-    value_from_provisioning_class_detail: bounded_str(1, 32768)
+    value_from_provisioning_class_detail: Annotated[StrictStr, Field(min_length=1, max_length=32768)]
     """Key of the ProvisioningRequest's provisioning class details whose value becomes the selector's value."""
 
 
@@ -87,7 +87,8 @@ class ProvisioningRequestConfigSpec(KueueModel):
 
     provisioning_class_name: Annotated[DnsSubdomain, Field(min_length=1)]
     """Provisioning class of the requests, e.g. queued-provisioning.gke.io."""
-    parameters: Annotated[dict[str, bounded_str(0, 255)], Field(max_length=100)] | None = None
+    parameters: Annotated[dict[str, Annotated[StrictStr, Field(min_length=0, max_length=255)]],
+                          Field(max_length=100)] | None = None
     """Parameters passed to the provisioning class, e.g. maxRunDurationSeconds."""
     managed_resources: Annotated[list[Annotated[str, Field(strict=True)]], Field(max_length=100), ListSet] | None \
         = None

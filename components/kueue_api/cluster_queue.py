@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictStr
 
 from gkecap.components.kueue_api.fields import (
-    DnsSubdomain, Int32, KueueModel, ListSet, OmitEmpty, QuantityValue, StopPolicy, bounded_str, list_map,
+    DnsSubdomain, Int32, KueueModel, ListSet, OmitEmpty, QuantityValue, StopPolicy, list_map,
 )
 
 
@@ -120,20 +120,26 @@ class FlavorFungibility(KueueModel):
     """Which of borrowing and preemption is preferred when both are possible."""
 
 
-class FlavorFungibilityV1Beta1(FlavorFungibility):
+# The v1beta1 variants below are models of their own, not subclasses: their fields accept more (or other) values
+# than v1beta2's, which a subclass may not do.
+class FlavorFungibilityV1Beta1(KueueModel):
     """v1beta1 also accepts Borrow and Preempt (converted to MayStopSearch for v1beta2)."""
+
+    default_rule = FlavorFungibility.default_rule
 
     when_can_borrow: Annotated[Literal["MayStopSearch", "TryNextFlavor", "Borrow"], OmitEmpty] = "MayStopSearch"
     """When a flavor fits only by borrowing: stop there (MayStopSearch, Borrow), or try the next flavor first."""
     when_can_preempt: Annotated[Literal["MayStopSearch", "TryNextFlavor", "Preempt"], OmitEmpty] = "TryNextFlavor"
     """When a flavor fits only by preempting: stop there (MayStopSearch, Preempt), or try the next flavor first."""
+    preference: FungibilityPreference | None = None
+    """Which of borrowing and preemption is preferred when both are possible."""
 
 
 class AdmissionCheckStrategyRule(KueueModel):
     default_rule = "R-CQ-23"
     field_rules = {"onFlavors": ("R-CQ-23", "R-CQ-21")}
 
-    name: bounded_str(1, 316)
+    name: Annotated[StrictStr, Field(min_length=1, max_length=316)]
     """The AdmissionCheck."""
     on_flavors: Annotated[list[DnsSubdomain], Field(max_length=64), ListSet] | None = None
     """Flavors the check applies to; unset: every flavor."""
@@ -148,13 +154,15 @@ class AdmissionChecksStrategy(KueueModel):
 
 
 class AdmissionCheckStrategyRuleV1Beta1(AdmissionCheckStrategyRule):
-    name: bounded_str(0, 316)
+    name: Annotated[StrictStr, Field(min_length=0, max_length=316)]
     """The AdmissionCheck."""
     on_flavors: list[DnsSubdomain] | None = None
     """Flavors the check applies to; unset: every flavor."""
 
 
-class AdmissionChecksStrategyV1Beta1(AdmissionChecksStrategy):
+class AdmissionChecksStrategyV1Beta1(KueueModel):
+    default_rule = AdmissionChecksStrategy.default_rule
+
     admission_checks: list[AdmissionCheckStrategyRuleV1Beta1] | None = None
     """The checks and the flavors each applies to."""
 
@@ -166,7 +174,9 @@ class AdmissionScope(KueueModel):
     """Whether admission fair sharing orders the queue's workloads by their LocalQueues' usage."""
 
 
-class AdmissionScopeV1Beta1(AdmissionScope):
+class AdmissionScopeV1Beta1(KueueModel):
+    default_rule = AdmissionScope.default_rule
+
     admission_mode: Annotated[str, Field(strict=True)]
     """UsageBasedAdmissionFairSharing or NoAdmissionFairSharing."""
 
@@ -241,7 +251,7 @@ class ClusterQueueSpecV1Beta1(_ClusterQueueSpecCommon):
     """Cohort the queue borrows and lends in."""
     flavor_fungibility: FlavorFungibilityV1Beta1 = Field(default_factory=FlavorFungibilityV1Beta1)
     """How Kueue picks a flavor when one fits only by borrowing or preempting."""
-    admission_checks: list[bounded_str(0, 316)] | None = None
+    admission_checks: list[Annotated[StrictStr, Field(min_length=0, max_length=316)]] | None = None
     """Admission checks every workload must pass (or admissionChecksStrategy)."""
     admission_checks_strategy: AdmissionChecksStrategyV1Beta1 | None = None
     """Admission checks a workload must pass, per flavor."""

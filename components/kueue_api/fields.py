@@ -128,12 +128,14 @@ DnsLabel = Annotated[str, Strict(), Field(max_length=63), _schema(pattern=DNS112
                      _checked_str(names.dns1123_label_errors, "dns_label", "DNS-1123 label")]
 
 
-def label_key_format(max_length: int) -> Any:
-    hint = "must be a label key such as 'cloud.google.com/gke-nodepool' (optional DNS prefix and '/', then a name)"
-    return Annotated[str, Strict(), Field(min_length=1, max_length=max_length),
-                     _schema(pattern=LABEL_KEY_FORMAT_PATTERN),
-                     _checked_str(_pattern_errors(LABEL_KEY_PATTERN, hint), "label_key_format",
-                                  "label-key-format name")]
+_LABEL_KEY_SCHEMA = _schema(pattern=LABEL_KEY_FORMAT_PATTERN)
+_LABEL_KEY_CHECK = _checked_str(
+    _pattern_errors(LABEL_KEY_PATTERN, "must be a label key such as 'cloud.google.com/gke-nodepool' (optional DNS "
+                                       "prefix and '/', then a name)"),
+    "label_key_format", "label-key-format name")
+# Written out per length (not made by a function), so type checkers read them as types.
+LabelKeyFormat316 = Annotated[str, Strict(), Field(min_length=1, max_length=316), _LABEL_KEY_SCHEMA, _LABEL_KEY_CHECK]
+LabelKeyFormat317 = Annotated[str, Strict(), Field(min_length=1, max_length=317), _LABEL_KEY_SCHEMA, _LABEL_KEY_CHECK]
 
 
 KindName = Annotated[str, Strict(), Field(max_length=63), _schema(pattern=KIND_NAME_PATTERN), _checked_str(
@@ -154,10 +156,6 @@ def _date_time_errors(value: str) -> list[str]:
 
 DateTime = Annotated[str, Strict(), _schema(format="date-time"), _checked_str(_date_time_errors, "date_time",
                                                                                "date-time")]
-
-
-def bounded_str(min_length: int = 0, max_length: int | None = None) -> Any:
-    return Annotated[str, Strict(), Field(min_length=min_length, max_length=max_length)]
 
 
 def _quantity(value: Any) -> int | str:

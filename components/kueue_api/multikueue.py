@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, StrictStr
 
-from gkecap.components.kueue_api.fields import KueueModel, ListSet, OmitEmpty, bounded_str
+from gkecap.components.kueue_api.fields import KueueModel, ListSet, OmitEmpty
 
 MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue"  # multikueue_types.go MultiKueueControllerName (FACTS D [S2])
 KUBECONFIG_SECRET_KEY = "kubeconfig"  # multikueue_types.go MultiKueueConfigSecretKey: the Secret's data key
@@ -28,7 +28,7 @@ LocationType = Literal["Secret", "Path"]
 class ClusterProfileReference(KueueModel):
     default_rule = "R-MKC-1"
 
-    name: bounded_str(1, 256)
+    name: Annotated[StrictStr, Field(min_length=1, max_length=256)]
     """Name of the ClusterProfile."""
 
 
@@ -38,7 +38,7 @@ class KubeConfig(KueueModel):
 
     default_rule = "R-MKC-1"
 
-    location: bounded_str(1, 256)
+    location: Annotated[StrictStr, Field(min_length=1, max_length=256)]
     """Name of the Secret (key kubeconfig) in Kueue's namespace, or a file path."""
     location_type: Annotated[LocationType, OmitEmpty] = "Secret"  # CRD default
     """Secret or Path."""
@@ -52,7 +52,7 @@ def _location_type_required(schema: dict[str, Any]) -> None:
 class KubeConfigV1Beta1(KubeConfig):
     model_config = ConfigDict(json_schema_extra=_location_type_required)
 
-    location: bounded_str(0, None)
+    location: Annotated[StrictStr, Field(min_length=0)]
     """Name of the Secret (key kubeconfig) in Kueue's namespace, or a file path."""
 
 
@@ -93,7 +93,8 @@ class MultiKueueConfigSpec(KueueModel):
 
     default_rule = "R-MKCFG-1"
 
-    clusters: Annotated[list[bounded_str(0, 256)], Field(min_length=1, max_length=MAX_CLUSTERS)]
+    clusters: Annotated[list[Annotated[StrictStr, Field(min_length=0, max_length=256)]],
+                        Field(min_length=1, max_length=MAX_CLUSTERS)]
     """MultiKueueClusters the workloads are dispatched to."""
     quota_management: Literal["Manual", "Automated"] | None = None
     """Manual or Automated quota on the workers."""
@@ -104,5 +105,6 @@ class MultiKueueConfigSpecV1Beta1(KueueModel):
 
     default_rule = "R-MKCFG-1"
 
-    clusters: Annotated[list[bounded_str(0, None)], Field(min_length=1, max_length=MAX_CLUSTERS), ListSet]
+    clusters: Annotated[list[Annotated[StrictStr, Field(min_length=0)]], Field(min_length=1, max_length=MAX_CLUSTERS),
+                        ListSet]
     """MultiKueueClusters the workloads are dispatched to."""

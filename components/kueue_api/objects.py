@@ -6,7 +6,9 @@ KINDS (Workload, ...) is outside this package's scope.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Mapping
+
+from pydantic import Field, StrictStr
 
 from gkecap.components.kueue_api.admission_check import (
     AdmissionCheckSpec, AdmissionCheckSpecV1Beta1, ProvisioningRequestConfigSpec,
@@ -14,7 +16,7 @@ from gkecap.components.kueue_api.admission_check import (
 )
 from gkecap.components.kueue_api.cluster_queue import ClusterQueueSpec, ClusterQueueSpecV1Beta1
 from gkecap.components.kueue_api.cohort import KueueCohortSpec, LocalQueueSpec
-from gkecap.components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel, bounded_str
+from gkecap.components.kueue_api.fields import GROUP, V1BETA2, Int32, KueueModel
 from gkecap.components.kueue_api.multikueue import (
     MultiKueueClusterSpec, MultiKueueClusterSpecV1Beta1, MultiKueueConfigSpec, MultiKueueConfigSpecV1Beta1,
 )
@@ -47,13 +49,13 @@ class WorkloadPriorityClass(_KueueObject):
     field_rules = {"value": "R-WPC-1", "description": "R-WPC-2"}
 
     value: Int32
-    description: bounded_str(0, 2048) | None = None
+    description: Annotated[StrictStr, Field(min_length=0, max_length=2048)] | None = None
 
 
 class WorkloadPriorityClassV1Beta1(WorkloadPriorityClass):
     """v1beta1 does not bound the description (CRD workloadpriorityclasses.yaml v1beta1)."""
 
-    description: bounded_str(0, None) | None = None
+    description: Annotated[StrictStr, Field(min_length=0)] | None = None
 
 
 _SPECS: dict[tuple[str, str], type[KueueModel]] = {
@@ -94,9 +96,9 @@ def spec_model(kind: str, api_version: str = V1BETA2) -> type[KueueModel]:
     return _SPECS[(kind, api_version.rsplit("/", 1)[-1])]
 
 
-def manifest(kind: str, name: str, spec: KueueModel | dict[str, Any] | None = None, *,
-             api_version: str = V1BETA2, namespace: str | None = None, labels: dict[str, str] | None = None,
-             annotations: dict[str, str] | None = None, **top_level: Any) -> dict[str, Any]:
+def manifest(kind: str, name: str, spec: KueueModel | Mapping[str, Any] | None = None, *,
+             api_version: str = V1BETA2, namespace: str | None = None, labels: Mapping[str, str] | None = None,
+             annotations: Mapping[str, str] | None = None, **top_level: Any) -> dict[str, Any]:
     """A plain dict ready to be a CustomResource: {apiVersion, kind, metadata, spec}; spec fields as set."""
     metadata: dict[str, Any] = {"name": name}
     if namespace is not None:

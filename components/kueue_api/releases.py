@@ -96,7 +96,7 @@ def release_issues(path: str, version: object) -> list[Issue]:
 def positive_quantity_issues(path: str, value: object, example: str = "500m, 1, 512Mi or 1Gi") -> list[Issue]:
     """A Kubernetes quantity above zero (a manager request)."""
     try:
-        positive = parse_quantity(value).value > 0  # type: ignore[arg-type]
+        positive = parse_quantity(value).value > 0
     except QuantityError:
         positive = False
     return [] if positive else [Issue(path, f"{value!r} is not a positive Kubernetes quantity; e.g. {example}")]

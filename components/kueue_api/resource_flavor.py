@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field
 
 from gkecap.components.kueue_api.fields import (
-    DateTime, DnsSubdomain, Int64, KueueModel, OmitEmpty, label_key_format,
+    DateTime, DnsSubdomain, Int64, KueueModel, LabelKeyFormat316, OmitEmpty,
 )
 
 StrictStr = Annotated[str, Field(strict=True)]
@@ -63,7 +63,7 @@ class ResourceFlavorSpec(KueueModel):
 class TopologyLevel(KueueModel):
     default_rule = "R-TOPO-1"
 
-    node_label: label_key_format(316)
+    node_label: LabelKeyFormat316
     """Node label of the level, e.g. cloud.google.com/gke-nodepool."""
 
 

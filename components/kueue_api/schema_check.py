@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, Mapping, Union
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from gkecap.components.kueue_api.fields import KueueModel, short_repr
 
@@ -50,9 +51,11 @@ def _walk(model: type[KueueModel], loc: tuple[Any, ...]) -> tuple[str, str | Non
         origin = typing.get_origin(current)
         if isinstance(current, type) and issubclass(current, KueueModel) and isinstance(part, str):
             owner, field = current, part
-            rule = current.field_rules.get(part, current.default_rule or rule)
-            if isinstance(rule, tuple):  # (rule of the list itself, rule of its items)
-                rule, item_rule = rule
+            found = current.field_rules.get(part, current.default_rule or rule)
+            if isinstance(found, tuple):  # (rule of the list itself, rule of its items)
+                rule, item_rule = found
+            else:
+                rule = found
             tp = _alias_map(current).get(part)
             path = f"{path}.{part}" if path else part
         elif origin is list and isinstance(part, int):
@@ -74,7 +77,7 @@ def _describe_type(value: Any) -> str:
     return _ATOMIC_TYPES.get(type(value), type(value).__name__)
 
 
-def _message(err: dict[str, Any], owner: type[KueueModel] | None, field: str | None) -> str:
+def _message(err: Mapping[str, Any], owner: type[KueueModel] | None, field: str | None) -> str:
     kind, ctx, value = err["type"], err.get("ctx") or {}, err.get("input")
     shown = short_repr(value)
     if kind == "missing":
@@ -92,7 +95,7 @@ def _message(err: dict[str, Any], owner: type[KueueModel] | None, field: str | N
         count = len(value) if isinstance(value, (list, dict)) else ctx.get("actual_length")
         return f"has {count} entries; {word} {bound} allowed"
     if kind == "string_too_long":
-        return f"{shown} has {len(value)} characters; at most {ctx['max_length']} allowed"
+        return f"{shown} has {len(str(value))} characters; at most {ctx['max_length']} allowed"
     if kind == "string_too_short":
         return f"{shown} is too short; at least {ctx['min_length']} character(s) required"
     if kind in ("greater_than_equal", "less_than_equal"):
@@ -109,7 +112,7 @@ def _message(err: dict[str, Any], owner: type[KueueModel] | None, field: str | N
     return err["msg"]
 
 
-def _errors(model: type[KueueModel], obj: Any) -> Iterator[dict[str, Any]]:
+def _errors(model: type[KueueModel], obj: Any) -> Iterator[ErrorDetails]:
     try:
         model.model_validate(obj)
     except ValidationError as exc:

@@ -16,6 +16,7 @@ from gkecap.components.catalog import (
     tpu_family_of,
     tpu_slice,
 )
+from gkecap.components.gke.calendar_window import AcceleratorKind
 from gkecap.components.gke.node_labels import node_labels, node_selector, node_taints
 from gkecap.components.gke.pool_request import DEFAULT_GPU_DRIVER_VERSION, pool_gpu
 from gkecap.components.gke.pool_settings import node_pool_settings
@@ -111,6 +112,7 @@ def derive(spec: EnvironmentSpec) -> CapacityModel:
 
 
 def _reservation_plan(res: ReservationSpec, consumers: Iterable[str]) -> ReservationPlan:
+    kind: AcceleratorKind
     if is_tpu_machine_type(res.machine_type):
         # TPU calendar requests count chips (FACTS C).
         family = tpu_family_of(res.machine_type)

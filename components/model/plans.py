@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
 from gkecap.components.catalog import CAPACITY_MODELS, GpuMachine, TpuSlice
+from gkecap.components.gke.calendar_window import AcceleratorKind
 from gkecap.components.gke.node_labels import NodeTaint
 from gkecap.components.gke.pool_request import FLEX_CAPACITIES, GpuSharing, PoolRequest
 from gkecap.components.gke.pool_settings import NodePoolSettings
@@ -36,7 +37,7 @@ class ReservationPlan:
 
     name: str
     machine_type: str
-    kind: str  # "gpu" | "tpu"
+    kind: AcceleratorKind  # "gpu" (VMs) | "tpu" (chips)
     zone: str
     count: int  # GPU: VMs; TPU: chips
     unit: str  # "VMs" | "chips"

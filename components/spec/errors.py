@@ -64,7 +64,7 @@ def _message(error: Mapping[str, Any], root: type[BaseModel], loc: tuple[Any, ..
     if kind in ("datetime_type", "datetime_parsing", "datetime_from_date_parsing", "datetime_object_invalid"):
         return f"{show(value)} is not a timestamp; write ISO 8601 in UTC, e.g. 2026-12-07T00:00:00Z"
     if kind == "string_too_long":
-        return f"has {len(value)} characters; at most {ctx.get('max_length')}"
+        return f"has {len(str(value))} characters; at most {ctx.get('max_length')}"
     if kind == "too_short":
         return f"must have at least {ctx.get('min_length')} item(s)"
     if kind == "too_long":

@@ -15,7 +15,6 @@ syntax errors and for nesting too deep for the parser. Pure: no Pulumi import.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import yaml
@@ -72,13 +71,17 @@ class StrictSafeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-@functools.cache
+_C_COMPOSERS: dict[type[StrictSafeLoader], type | None] = {}
+
+
 def _c_composer(loader: type[StrictSafeLoader]) -> type | None:
-    """libyaml's loader resolving tags as `loader` does (its implicit resolvers), or None without libyaml."""
-    if _C_LOADER is None:
-        return None
-    resolvers = {"yaml_implicit_resolvers": loader.yaml_implicit_resolvers, "yaml_path_resolvers": loader.yaml_path_resolvers}
-    return type(f"C{loader.__name__}", (_C_LOADER,), resolvers)
+    """libyaml's loader resolving tags as `loader` does (its implicit resolvers), or None without libyaml; made
+    once per loader class."""
+    if loader not in _C_COMPOSERS:
+        resolvers = {"yaml_implicit_resolvers": loader.yaml_implicit_resolvers,
+                     "yaml_path_resolvers": loader.yaml_path_resolvers}
+        _C_COMPOSERS[loader] = None if _C_LOADER is None else type(f"C{loader.__name__}", (_C_LOADER,), resolvers)
+    return _C_COMPOSERS[loader]
 
 
 def _refuse_duplicate_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:

@@ -184,7 +184,7 @@ def _manager_issues(data: Mapping[str, Any]) -> tuple[list[Issue], list[Issue]]:
     seen_names: dict[str, int] = {}
     seen_pools: dict[str, str] = {}
     seen_reservations: dict[str, str] = {}
-    manager = data.get("cluster") if isinstance(data.get("cluster"), Mapping) else {}
+    manager: Mapping[str, Any] = data["cluster"] if isinstance(data.get("cluster"), Mapping) else {}
     clusters = {(manager.get("name"), manager.get("location") or data.get("region")): "the manager"}
     for i, worker in enumerate(workers):
         if not isinstance(worker, Mapping):
@@ -196,12 +196,12 @@ def _manager_issues(data: Mapping[str, Any]) -> tuple[list[Issue], list[Issue]]:
                                     f"worker names must be unique"))
             seen_names.setdefault(name, i)
         label = f"worker {name!r}" if isinstance(name, str) else f"workers[{i}]"
-        cluster = worker.get("cluster") if isinstance(worker.get("cluster"), Mapping) else {}
-        key = (cluster.get("name"), cluster.get("location") or worker.get("region"))
-        if key[0] is not None and key in clusters:
-            errors.append(Issue(f"workers[{i}].cluster.name", f"{key[0]!r} in {key[1]} is already {clusters[key]}; "
-                                f"each worker is its own cluster"))
-        clusters.setdefault(key, label)
+        cluster: Mapping[str, Any] = worker["cluster"] if isinstance(worker.get("cluster"), Mapping) else {}
+        where = (cluster.get("name"), cluster.get("location") or worker.get("region"))
+        if where[0] is not None and where in clusters:
+            errors.append(Issue(f"workers[{i}].cluster.name", f"{where[0]!r} in {where[1]} is already "
+                                f"{clusters[where]}; each worker is its own cluster"))
+        clusters.setdefault(where, label)
         for kind, seen, field in (("pool", seen_pools, "nodePools"), ("reservation", seen_reservations,
                                                                       "reservations")):
             entries = worker.get(field)

@@ -100,7 +100,7 @@ def flex_start_job_issues(job: Mapping[str, Any]) -> list[Issue]:
     if not isinstance(spec, Mapping):
         return [Issue(prefix, "must be a CustomJobSpec mapping")]
     issues: list[Issue] = []
-    scheduling = spec.get("scheduling") if isinstance(spec.get("scheduling"), Mapping) else {}
+    scheduling: Mapping[str, Any] = spec["scheduling"] if isinstance(spec.get("scheduling"), Mapping) else {}
     where = join_path(prefix, "scheduling")
     if scheduling.get("strategy") != FLEX_START_STRATEGY:
         issues.append(Issue(join_path(where, "strategy"), f"{scheduling.get('strategy')!r} is not {FLEX_START_STRATEGY}"))

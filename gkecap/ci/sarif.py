@@ -211,7 +211,7 @@ class ViolationLocator:
         self.entries: list[tuple[str, int]] = []  # (entry name, line), for environments
         self.workers: list[tuple[str, int]] = []  # (MultiKueue worker name, line): what no entry claims
         self.environment_line: int | None = None
-        if getattr(result, "spec", None) is not None and config_path is not None:
+        if getattr(result, "spec", None) is not None and config is not None and config_path is not None:
             lines = YamlLines.of_file(Path(config_path))
             base = config_key_path(lines, "gkecap:environment", "gkecap")
             self.stack_file = shown_path(config_path)
@@ -287,7 +287,7 @@ class ViolationLocator:
 
     def _lineage(self, record: Any, *, whole: bool = False) -> list[Any]:
         """The record and its ancestors; with `whole`, also the Environments (a worker's names its worker)."""
-        chain = []
+        chain: list[Any] = []
         seen = 0
         while record is not None and seen < 64:
             seen += 1

@@ -45,6 +45,7 @@ def environment_and_project(program_dir: Path | None, config_file: Path | None, 
     """`environment_objects` and the Pulumi project (for `out/<project>/<stack>/`)."""
     from gkecap.components.kubernetes_objects.derived import DerivedEnvironment
 
+    stack_file: Path | None
     if config_file is not None and program_dir is None:
         # Manifests need only the config: no program has to exist beside it.
         if not config_file_exists(config_file):
@@ -76,7 +77,7 @@ def _cluster_objects(derived: Any, cluster: str | None) -> list[dict]:
     units = cluster_units(derived)
     if cluster is None:
         return units[0][2]
-    workers = [worker for worker, _, _ in units[1:]]
+    workers = [worker for worker, _, _ in units[1:] if worker is not None]  # the manager's is None
     if cluster not in workers:
         allowed = ", ".join(workers) if workers else "none: this environment has no workers"
         raise PlanError([f"--cluster: {cluster!r} is not a worker of the environment; workers: {allowed}"])

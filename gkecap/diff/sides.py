@@ -59,10 +59,10 @@ def load_side(spec: str, option: str, plan_file: Callable[[Path, str], Side]) ->
             copy = Path(scratch) / Path(path).name  # the file's own name: Pulumi.<stack>.yaml names the stack
             copy.write_text(text, encoding="utf-8")
             return _load_file(copy, spec, option, plan_file)
-    path = Path(spec)
-    if not path.is_file():
+    file = Path(spec)
+    if not file.is_file():
         raise SideError([f"{option}: {spec}: file not found"])
-    return _load_file(path, spec, option, plan_file)
+    return _load_file(file, spec, option, plan_file)
 
 
 def _load_file(path: Path, label: str, option: str, plan_file: Callable[[Path, str], Side]) -> Side:

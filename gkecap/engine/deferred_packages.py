@@ -38,7 +38,7 @@ class _DeferredPackage(types.ModuleType):
             setattr(self, attr, found)
             return found
         # Anything else: the package's own __init__, as pulumi's lazy module runs it, then the attribute.
-        self.__class__ = types.ModuleType
+        setattr(self, "__class__", types.ModuleType)  # back to a plain module (a typed assignment would narrow self)
         self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
         return getattr(self, attr)
 

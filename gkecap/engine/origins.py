@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pulumi
@@ -40,16 +41,16 @@ class RegistrationOrigins:
                 on_create(t, name, props)
             original(resource, t, name, custom, props, *args, **kwargs)  # type: ignore[arg-type]
 
-        pulumi.Resource.__init__ = __init__  # type: ignore[method-assign]
+        setattr(pulumi.Resource, "__init__", __init__)  # patched for the run: a method has no typed assignment
         try:
             yield self
         finally:
-            pulumi.Resource.__init__ = original  # type: ignore[method-assign]
+            setattr(pulumi.Resource, "__init__", original)
 
     def _note(self, type_: str, name: str) -> None:
         if not isinstance(type_, str) or not isinstance(name, str) or (type_, name) in self.by_resource:
             return
-        frame = sys._getframe(2)  # the constructor that called Resource.__init__, and its callers
+        frame: FrameType | None = sys._getframe(2)  # the constructor that called Resource.__init__, and its callers
         while frame is not None:
             file_name = frame.f_code.co_filename
             if file_name.startswith(self._root) and "site-packages" not in file_name:

@@ -166,12 +166,14 @@ class RecordingMonitor(MockMonitor):
     def Invoke(self, request: resource_pb2.ResourceInvokeRequest) -> resource_pb2.ResourceInvokeResponse:  # noqa: N802
         self.invokes.append(request.tok)
         if request.tok == "pulumi:pulumi:getResource":
-            urn = request.args["urn"] if "urn" in request.args else ""
+            urn = str(request.args["urn"]) if "urn" in request.args else ""
             record = self.by_urn.get(urn)
             if record is None:
                 raise Exception(f"unknown resource {urn}")  # noqa: TRY002 -- what MockMonitor raises
             state = {"urn": record.urn, "id": record.id or "", "state": record.outputs}
-            return resource_pb2.ResourceInvokeResponse(**{"return": pulumi_runtime.run_awaitable(rpc.serialize_properties(state, {}))})
+            response = resource_pb2.ResourceInvokeResponse()
+            getattr(response, "return").CopyFrom(pulumi_runtime.run_awaitable(rpc.serialize_properties(state, {})))
+            return response
         return super().Invoke(request)
 
     def ExistsResource(self, request: Any) -> Any:  # noqa: N802

@@ -39,8 +39,8 @@ def type_token(obj: dict[str, Any]) -> str:
 def expand(type_: str, name: str, inputs: dict[str, Any], cwd: Path) -> tuple[list[ChildObject], list[str]]:
     """(children the provider would register, notes about what could not be read) for a remote component."""
     if type_ not in (CONFIG_GROUP, CONFIG_FILE):
-        notes = [f"{type_} '{name}' is rendered by its provider; its resources are not checked offline"] if type_ in NOT_EXPANDED else []
-        return [], notes
+        unread = [f"{type_} '{name}' is rendered by its provider; its resources are not checked offline"] if type_ in NOT_EXPANDED else []
+        return [], unread
     notes: list[str] = []
     documents: list[Any] = []
     texts = inputs.get("yaml")
@@ -67,7 +67,7 @@ def _objects(documents: list[Any]) -> Iterator[dict[str, Any]]:
 
 
 def _child(obj: dict[str, Any], prefix: str) -> ChildObject:
-    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    metadata: dict[str, Any] = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
     object_name = str(metadata.get("name") or "unnamed")
     namespace = metadata.get("namespace")
     resource_name = f"{namespace}/{object_name}" if namespace else object_name

@@ -110,7 +110,7 @@ class ResourceRecord:
             return _struct(self._outputs_wire)
         if self._output_extra is not None and self._inputs_wire is not None:
             outputs = _struct(self._inputs_wire)
-            if self._output_extra:
+            if outputs is not None and self._output_extra:
                 outputs.update(self._output_extra)
             return outputs
         return None

@@ -267,6 +267,11 @@ async def _settle() -> None:
 CANCEL_GRACE = 2.0  # seconds the cancelled tasks of a run get to end
 
 
+def _finish_waiting(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
     """Cancel what the run left and give it `CANCEL_GRACE` seconds to end. A task may never end: it catches its
     cancellation, or awaits an Output whose resolver died with the program (`SystemExit` in an `.apply()` left
@@ -287,7 +292,7 @@ def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
 
         for task in pending:
             task.add_done_callback(wake)
-        timer = loop.call_later(left, lambda waiter=waiter: waiter.done() or waiter.set_result(None))
+        timer = loop.call_later(left, _finish_waiting, waiter)
         try:  # a task's SystemExit or KeyboardInterrupt comes out of the loop: keep waiting for the others
             loop.run_until_complete(waiter)
         except (Exception, SystemExit, KeyboardInterrupt, asyncio.CancelledError):  # noqa: BLE001 -- the run's own error is raised already

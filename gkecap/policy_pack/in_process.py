@@ -16,7 +16,7 @@ import contextvars
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pulumi.runtime
@@ -92,7 +92,7 @@ def bundled_servicer() -> Any:
     from gkecap.policies import pack_definition
     from gkecap.policies.stack_servicer import servicer_class
 
-    class Servicer(servicer_class()):  # type: ignore[misc] -- the class the pack process serves
+    class Servicer(servicer_class()):  # type: ignore[misc]  # made at run time: the class the pack process serves
         def _configure_runtime_settings(self) -> None:
             # The pack process configures the SDK from its environment on every call; here the pack's context
             # was configured once from the same values (InProcessPack.start), and gkecap's environment stays out.
@@ -121,7 +121,8 @@ class InProcessPack(PolicyPackProcess):
         # the pack's own: the program's runs use theirs.
         context = contextvars.Context()
         context.run(self._configure_sdk)
-        self._stub = _InProcessStub(self._servicer, context)
+        # It answers every AnalyzerStub method by name (__getattr__).
+        self._stub = cast(analyzer_pb2_grpc.AnalyzerStub, _InProcessStub(self._servicer, context))
         return self
 
     def _configure_sdk(self) -> None:

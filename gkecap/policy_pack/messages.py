@@ -146,8 +146,9 @@ def _fill_stack_resource(
     if properties:
         message.properties.CopyFrom(_wire(_stack_properties(record)))
     message.options.CopyFrom(_options(record))
-    if provider is not None:
-        message.provider.CopyFrom(_provider_message(provider))
+    provider_message = _provider_message(provider)
+    if provider_message is not None:
+        message.provider.CopyFrom(provider_message)
     message.parent = record.parent or ""
     message.dependencies.extend(record.dependencies)
     for key, urns in record.property_dependencies.items():

@@ -175,7 +175,7 @@ def reservation_calendar(model: CapacityModel, now: datetime) -> str:
     if not reservations:
         return _svg(60, title, [_text(WIDTH / 2, 30, "no calendar reservations", anchor="middle")])
     kinds = sorted({r.kind for r in reservations})
-    limits = {kind: now + timedelta(days=advance_days(kind)) for kind in kinds}  # type: ignore[arg-type]
+    limits = {kind: now + timedelta(days=advance_days(kind)) for kind in kinds}
     earliest = min([now, *(r.start for r in reservations)]) - timedelta(days=3)
     latest = max([now + timedelta(days=1), *(r.end for r in reservations), *limits.values()]) + timedelta(days=3)
     label_width = min(max(len(r.name) for r in reservations) * _CHAR + 16, 200)
@@ -192,7 +192,7 @@ def reservation_calendar(model: CapacityModel, now: datetime) -> str:
         limit = limits[kind]
         body.append(f'<rect x="{x_of(now):.1f}" y="{top - 8}" width="{x_of(limit) - x_of(now):.1f}" height="{bottom - top + 8}" fill="#eef3fb"/>')
         body.append(f'<line x1="{x_of(limit):.1f}" y1="{top - 8}" x2="{x_of(limit):.1f}" y2="{bottom}" stroke="#7f9cc9" stroke-dasharray="2 3"/>')
-        body.append(_text(x_of(limit) - 4, top - 18 - 11 * i, f"{kind.upper()} booking limit (+{advance_days(kind)} d)",  # type: ignore[arg-type]
+        body.append(_text(x_of(limit) - 4, top - 18 - 11 * i, f"{kind.upper()} booking limit (+{advance_days(kind)} d)",
                           size=9, anchor="end", fill="#5a7bb0"))
     for row, res in enumerate(reservations):
         y = top + row * row_height

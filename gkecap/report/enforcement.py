@@ -60,9 +60,10 @@ def enforcement_rows(model: CapacityModel, resources: list[Any]) -> list[Enforce
         roles = sorted({r for l in mine for r in l.roles})
         rbac = ", ".join(roles) if roles else "no members bound"
         quotas = [l.resource_quota for l in mine]
-        if all(quotas):
+        first = quotas[0] if quotas else None
+        if first is not None and all(quotas):
             resource_quota = ", ".join(f"{key.removeprefix('requests.')} <= {value}"
-                                       for key, value in sorted(quotas[0].items())) + " per namespace"
+                                       for key, value in sorted(first.items())) + " per namespace"
         else:
             resource_quota = _all_or_some([bool(q) for q in quotas], "", "off")
         rows.append(EnforcementRow(team.name, ", ".join(team.namespaces), kueue, admission, rbac, resource_quota))

@@ -4,6 +4,11 @@ matplotlib import."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the keys matplotlib.rc_context takes; no matplotlib import at run time
+    from matplotlib.typing import RcKeyType
+
 PAGE_CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0;color:#1f2328;background:#fff}
 main{max-width:1200px;margin:0 auto;padding:24px}
@@ -27,7 +32,7 @@ details summary{cursor:pointer;color:#0969da}
 code{font-size:.92em}
 """
 
-CHART_STYLE = {
+CHART_STYLE: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",  # text stays text in the SVG
     "font.family": "DejaVu Sans",
     "font.size": 9,

@@ -46,7 +46,7 @@ def pools_table(model: CapacityModel) -> Table:
         table.add_column("reservation window")
     for row in rows:
         quota = Text(f"{row.quota_total} {row.unit}", style="bold red" if row.overcommitted else "")
-        cells = [row.pool, row.machine_type, row.accelerator, row.capacity_model, row.size,
+        cells: list[str | Text] = [row.pool, row.machine_type, row.accelerator, row.capacity_model, row.size,
                  f"{row.accelerators} {row.unit}", quota, row.zones]
         table.add_row(*cells, *([row.reservation] if windows else []))
     return table

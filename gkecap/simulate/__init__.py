@@ -20,7 +20,7 @@ Layers, bottom up (all pure):
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from gkecap.simulate.cycles import Remedy, apply_remedy, find_cycles, remedies
 from gkecap.simulate.engine import Simulation, SimulationResult
@@ -90,7 +90,7 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
     return result
 
 
-def _run(model, objects: list[Mapping], workloads: WorkloadsFile, *, where: str, fair_sharing: bool | None = None,
+def _run(model, objects: Sequence[Mapping], workloads: WorkloadsFile, *, where: str, fair_sharing: bool | None = None,
          strategies: tuple[str, ...] | None = None):
     cluster = cluster_from_objects(objects, fair_sharing=bool(model.kueue.fair_sharing) if fair_sharing is None
                                    else fair_sharing)

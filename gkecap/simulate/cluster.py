@@ -228,9 +228,9 @@ class Cluster:
             queue = self.queues[queue_name]
             queue.parent = self._cohort(cohort)
             queue.parent.child_queues.append(queue)
-        for cohort in self.cohorts.values():
-            if cohort.parent is None:
-                compute_subtree(cohort)
+        for node in self.cohorts.values():
+            if node.parent is None:
+                compute_subtree(node)
         for queue in self.queues.values():
             if queue.parent is None:
                 queue.subtree_quota = {fr: q.nominal for fr, q in queue.quotas.items()}

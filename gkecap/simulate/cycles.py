@@ -14,7 +14,7 @@ workloads that evict each other in turn. Its evictions are those of its workload
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 from gkecap.graphs import strongly_connected
 
@@ -130,14 +130,15 @@ def remedies(cycle: Cycle, events: Iterable, cluster, team_of: dict[str, str], p
     return result
 
 
-def apply_remedy(objects: list[dict], remedy: Remedy) -> list[dict]:
+def apply_remedy(objects: Sequence[Mapping[str, Any]], remedy: Remedy) -> list[dict[str, Any]]:
     """The emitted Kueue objects with the remedy's ClusterQueue preemption changes (copies; the input is kept)."""
     import copy
 
     spelled = {"reclaim_within_cohort": "reclaimWithinCohort", "within_cluster_queue": "withinClusterQueue"}
     changes = dict(remedy.queues)
-    result = []
-    for obj in objects:
+    result: list[dict[str, Any]] = []
+    for original in objects:
+        obj = dict(original)
         if obj.get("kind") == "ClusterQueue" and obj["metadata"]["name"] in changes:
             obj = copy.deepcopy(obj)
             preemption = obj.setdefault("spec", {}).setdefault("preemption", {})

@@ -456,6 +456,8 @@ class Simulation:
             samples.append(entry)
 
     def _provisioning_failed(self, state: _State) -> None:
+        pool = state.pool
+        assert pool is not None  # a ProvisioningRequest is for the pool the workload was admitted to
         state.failures += 1
         name = state.planned.workload.name
         if state.failures > self.retry_limit:
@@ -465,7 +467,7 @@ class Simulation:
             self.scheduler.withdraw(state.planned.workload)
             self.events.append(SimEvent(self.now, name, "deactivated", state.pool, reason=(
                 f"ProvisioningRequest failed {state.failures} times (backoffLimitCount {self.retry_limit}): "
-                f"{state.pool} cannot supply {self.pools[state.pool].nodes_for(state.units)} nodes")))
+                f"{pool} cannot supply {self.pools[pool].nodes_for(state.units)} nodes")))
             return
         self._release(state, "")
         state.phase = "backoff"

@@ -197,6 +197,8 @@ def pool_capacities(model: CapacityModel, workloads: WorkloadsFile) -> dict[str,
                 Layout(max(1, pool.max_nodes), max(1, pool.max_nodes))
         entries = sorted((c for c in workloads.capacity if c.pool == pool.name), key=lambda c: c.start)
         if pool.capacity == "calendar":
+            if start is None:  # load_workloads_file gives every file one
+                raise ValueError("a calendar pool's window needs the workloads file's start")
             capacity.steps = _calendar_steps(pool, start)
             if pool.reservation is not None and pool.reservation.submit:
                 capacity.calendar_end = (pool.reservation.end - start).total_seconds()
@@ -236,7 +238,7 @@ def _calendar_steps(pool: PoolPlan, start: datetime) -> list[tuple[float, int]]:
 def _entry_steps(entries) -> list[tuple[float, int]]:
     """Nodes obtainable from `capacity` entries: the sum of the entries covering each instant, 0 elsewhere."""
     bounds = sorted({0.0} | {e.start for e in entries} | {e.until for e in entries})
-    steps = []
+    steps: list[tuple[float, int]] = []
     for t in bounds:
         nodes = sum(e.nodes for e in entries if e.start <= t < e.until)
         if not steps or steps[-1][1] != nodes:
@@ -369,15 +371,15 @@ def plan_workloads(cluster: Cluster, model: CapacityModel, pools: Mapping[str, P
         elif not pool.topology_aware or pool.queued:
             issues.append(Issue(f"layout[{i}].pool", f"{layout.pool!r} is not a topology-aware reservation or calendar "
                                 f"pool; {_topology_refusal([pool])}"))
-    for i, entry in enumerate(workloads.capacity):
-        pool = pools.get(entry.pool)
+    for i, obtained in enumerate(workloads.capacity):
+        pool = pools.get(obtained.pool)
         if pool is None:
-            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
+            issues.append(Issue(f"capacity[{i}].pool", f"{obtained.pool!r} is not a pool of the environment; pools: {', '.join(pools)}"))
         elif pool.capacity_model not in ON_DEMAND_OBTAINED:
-            issues.append(Issue(f"capacity[{i}].pool", f"{entry.pool!r} is a {pool.capacity_model} pool; `capacity` describes "
+            issues.append(Issue(f"capacity[{i}].pool", f"{obtained.pool!r} is a {pool.capacity_model} pool; `capacity` describes "
                                 f"what {' and '.join(ON_DEMAND_OBTAINED)} pools obtain"))
-        elif entry.nodes > pool.max_nodes:
-            issues.append(Issue(f"capacity[{i}].nodes", f"{entry.nodes} is more than the pool's {pool.max_nodes} nodes at most"))
+        elif obtained.nodes > pool.max_nodes:
+            issues.append(Issue(f"capacity[{i}].nodes", f"{obtained.nodes} is more than the pool's {pool.max_nodes} nodes at most"))
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     return result

@@ -219,7 +219,8 @@ class FlavorAssigner:
             flavor_reads, self.reads = self.reads, reads
             if reads is not None and flavor_reads is not None:
                 if mode[0] == _NO_FIT:
-                    reads.frs.update({fr} & flavor_reads.frs)
+                    if fr is not None:  # the resource that did not fit
+                        reads.frs.update({fr} & flavor_reads.frs)
                 else:
                     reads.merge(flavor_reads)
             if not _try_next_flavor(mode, self.queue):

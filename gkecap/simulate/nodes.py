@@ -129,7 +129,7 @@ class PoolNodes:
         `topology`: placed all at once where TAS puts them)."""
         if self.whole_slices:  # whole slices: the pods' units in slice-sized claims
             pods, per_pod = -(-pods * per_pod // self.capacity), self.capacity
-        host = host if self.host else {}
+        host = (host or {}) if self.host else {}
         claim = _Claim(name, order, per_pod, pods, cpu=host.get("cpu", 0), memory=host.get("memory", 0),
                        topology=topology if not self.whole_slices else None)
         self.claims[name] = claim
@@ -178,10 +178,10 @@ class PoolNodes:
                     for _ in range(count):
                         self._bind(claim, node)
             while claim.waiting and claim.topology is None:
-                node = self._fit(claim, now)
-                if node is None:
+                fitted = self._fit(claim, now)
+                if fitted is None:
                     break
-                self._bind(claim, node)
+                self._bind(claim, fitted)
             if not claim.waiting:
                 del self.waiting[claim.name]
                 started.append(claim.name)

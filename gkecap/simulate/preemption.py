@@ -313,7 +313,7 @@ def _find_candidates(ctx: PreemptionContext) -> list[Workload]:
             other = ctx.cluster.queues[name]
             if other is queue or other.root() is not root or not any(other.borrowing(fr) for fr in ctx.needs_preemption):
                 continue
-            candidates += matching(other, queue.preemption.reclaim_within_cohort)  # type: ignore[arg-type]
+            candidates += matching(other, queue.preemption.reclaim_within_cohort)
     return candidates
 
 
@@ -363,7 +363,7 @@ class _QueueOrdering:
             return
         root = queue.parent.root()
         while id(root) not in self.pruned_cohorts:
-            target = self._next(root)  # type: ignore[arg-type]
+            target = self._next(root)
             if target is not None:
                 yield target
 

@@ -386,7 +386,9 @@ class Scheduler:
             return Entry(w, queue, cached[1], list(cached[2]))
         reads = StateReads()
         with cluster.tentative():
-            assignment, targets = self._assignment(w, now, reads, resume)
+            found = self._assignment(w, now, reads, resume)
+            assert found is not None  # only an accepted_only search may find none
+            assignment, targets = found
             if assignment.mode != FIT and not targets and w.can_be_partially_admitted():
                 # getInitialAssignments: fewer pods, down to minCount, when all of them neither fit nor find targets
                 partial = search(w.pod_sets, lambda counts: self._assignment(w, now, reads, resume, counts, True))

@@ -21,7 +21,10 @@ from gkecap.simulate.engine import SimulationResult
 from gkecap.simulate.output import clock, pool_rows, summary, team_rows, units_text
 
 MAX_GANTT_ROWS = 60  # workloads per pool chart before the rest are folded into one row
-_PALETTE = matplotlib.colormaps["tab10"].colors
+# tab10's ten colors as RGB tuples (the colormap at each of its entries).
+_TAB10 = matplotlib.colormaps["tab10"]
+_PALETTE: tuple[tuple[float, float, float], ...] = tuple(
+    (float(r), float(g), float(b)) for r, g, b, _ in (_TAB10(i) for i in range(_TAB10.N)))
 _OUTCOME_HATCH = {"preempted": "xx", "evicted": "xx"}
 
 

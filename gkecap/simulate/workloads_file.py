@@ -199,8 +199,8 @@ def load_workloads_file(path: Path, *, now: datetime | None = None,
     except ValidationError as exc:
         raise WorkloadsFileError(translate_validation_error(exc, WorkloadsFile), subject=where) from None
     issues = []
-    for i, entry in enumerate(parsed.capacity):
-        if entry.until <= entry.start:
+    for i, obtained in enumerate(parsed.capacity):
+        if obtained.until <= obtained.start:
             issues.append(Issue(f"capacity[{i}].until", "must be after `from`"))
     for i, entry in enumerate(parsed.workloads):
         if entry.min_pods is not None and entry.min_pods > entry.pods:

@@ -15,7 +15,7 @@ from typing import Any
 from gkecap.components.kueue_api import GROUP, references, validate_kueue_object
 from gkecap.policies.resource_view import ResourceView, is_unknown
 from gkecap.policies.rules.known_values import at, has_unknown
-from gkecap.policies.rules.kueue_props import display_name, kueue_kind, kueue_type
+from gkecap.policies.rules.kueue_props import display_name, kueue_type
 
 _PATH_PART = re.compile(r"[^.\[\]]+")
 
@@ -95,17 +95,15 @@ def check_kueue_references(resources: list[ResourceView], config: dict) -> list[
     """kueue-references: flavors, ClusterQueues, admission checks, PRCs, topologies a Kueue object names exist."""
     defined: dict[str, set[str]] = {}
     unsure: set[str] = set()  # kinds with an object whose name is unknown: any reference might be to it
-    kueue = [r for r in resources if kueue_kind(r) is not None]
-    for resource in kueue:
-        kind = kueue_kind(resource)
+    kueue = [(r, typed) for r in resources if (typed := kueue_type(r.type)) is not None]  # (version, kind)
+    for resource, (version, kind) in kueue:
         name = at(resource.props, "metadata.name")
         if isinstance(name, str):
             defined.setdefault(kind, set()).add(name)
         else:
             unsure.add(kind)
     found: list[tuple[str | None, str]] = []
-    for resource in kueue:
-        version, kind = kueue_type(resource.type)
+    for resource, (version, kind) in kueue:
         # A copy to add apiVersion/kind to: shallow when nothing is unknown (no value to drop), which is most.
         obj = _plain(resource.props, (), []) if has_unknown(resource.props) else dict(resource.props)
         obj.setdefault("apiVersion", f"{GROUP}/{version}")

@@ -79,7 +79,7 @@ class PoolView:
         elif locations is not None:
             return None  # unknown during preview
         location = known_str(self.location)
-        return [location] if is_zone(location) else None
+        return [location] if location is not None and is_zone(location) else None
 
     def zone_count(self) -> int | None:
         zones = self.zone_names()

@@ -69,7 +69,7 @@ _MODELED = frozenset({
 _MANAGED_PREFIXES = ("cloud.google.com/", "autoscaling.gke.io/", "node.gke.io/")
 _MANAGED_SUFFIXES = ("kubernetes.io/", "k8s.io/")
 
-TEAM_LIMIT_SCHEMA = {
+TEAM_LIMIT_SCHEMA: dict[str, dict[str, Any]] = {
     "maxAcceleratorsPerTeam": {
         "type": "integer",
         "minimum": 0,
@@ -116,7 +116,7 @@ def _node_labels(pool: PoolView) -> dict[str, Any]:
                 clients, strategy = sharing.get("maxSharedClientsPerGpu"), sharing.get("gpuSharingStrategy")
                 labels[_SHARED_CLIENTS_LABEL] = str(clients) if known_int(clients) is not None else _UNSURE
                 labels[_SHARING_STRATEGY_LABEL] = (
-                    strategy.lower().replace("_", "-") if known_str(strategy) else _UNSURE
+                    known.lower().replace("_", "-") if (known := known_str(strategy)) else _UNSURE
                 )
         elif is_gpu_machine_type(machine_type):
             labels[GKE_ACCELERATOR_LABEL] = gpu_machine(machine_type).accelerator_label
@@ -264,9 +264,10 @@ def _cluster_quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]
         if not selected:
             continue
         for resource_name, entries in holders[name].items():
-            if resource_name not in ACCELERATOR_RESOURCES or any(q is None for _, q in entries):
+            quotas = [(who, q) for who, q in entries if q is not None]
+            if resource_name not in ACCELERATOR_RESOURCES or len(quotas) < len(entries):
                 continue
-            total = sum((q for _, q in entries), Fraction(0))
+            total = sum((q for _, q in quotas), Fraction(0))
             behind = [c for c in selected if c.resource == resource_name and c.units > 0]
             capacity = sum(c.units for c in behind)
             if total <= capacity:
@@ -274,7 +275,7 @@ def _cluster_quota_findings(resources: list[ResourceView]) -> list[QuotaFinding]
             models = {c.model for c in behind}
             dws_only = bool(behind) and None not in models and models <= OVERCOMMIT_WARNS
             pools_text = "; ".join(c.text() for c in behind) or "none of them has " + resource_name
-            quotas_text = ", ".join(f"{who} {number_text(q)}" for who, q in entries)  # type: ignore[arg-type]
+            quotas_text = ", ".join(f"{who} {number_text(q)}" for who, q in quotas)
             fix = (
                 "some quota will wait for flex-start capacity; lower the quotas or raise the pools' maximum nodes"
                 if dws_only

@@ -110,19 +110,20 @@ def _read(resources: list[ResourceView]) -> _Stack:
     policies: dict[str, ResourceView] = {}
     for resource in resources:
         kind = kueue_kind(resource)
-        if kind == "ClusterQueue" and object_name(resource):
-            stack.queues[object_name(resource)] = resource
-        elif kind == "WorkloadPriorityClass" and object_name(resource):
+        name = object_name(resource)
+        if kind == "ClusterQueue" and name:
+            stack.queues[name] = resource
+        elif kind == "WorkloadPriorityClass" and name:
             value = resource.props.get("value")
             if isinstance(value, int) and not isinstance(value, bool):
-                stack.priority_classes[object_name(resource)] = value
+                stack.priority_classes[name] = value
         elif resource.type == NAMESPACE_TYPE:
             name = known_str(at(resource.props, "metadata.name"))
             if name is not None:
                 labels = at(resource.props, "metadata.labels") or {}
                 stack.namespace_labels[name] = labels if isinstance(labels, Mapping) and not has_unknown(labels) else None
-        elif resource.type == POLICY_TYPE and object_name(resource):
-            policies[object_name(resource)] = resource
+        elif resource.type == POLICY_TYPE and name:
+            policies[name] = resource
         elif resource.type == BINDING_TYPE:
             stack.bindings.append(resource)
         else:
@@ -234,7 +235,7 @@ def _where(stack: _Stack, namespace: str) -> str:
 def check_quota_bypass(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """team-quota-bypass: a team namespace where neither Kueue management nor an admission policy keeps jobs queued."""
     stack = _read(resources)
-    findings = []
+    findings: list[tuple[str | None, str]] = []
     for namespace, (managed, guarded) in _layers(stack).items():
         if managed or guarded is not False:
             continue
@@ -251,7 +252,7 @@ def check_quota_bypass(resources: list[ResourceView], config: dict) -> list[tupl
 def check_enforcement_layers(resources: list[ResourceView], config: dict) -> list[tuple[str | None, str]]:
     """team-quota-layers: a team namespace with only one of the two layers."""
     stack = _read(resources)
-    findings = []
+    findings: list[tuple[str | None, str]] = []
     for namespace, (managed, guarded) in _layers(stack).items():
         if guarded is None or managed == guarded:
             continue
@@ -271,7 +272,7 @@ def check_cluster_queue_reachable(resources: list[ResourceView], config: dict) -
     stack = _read(resources)
     namespaces = sorted(set(stack.owners) | set(stack.namespace_labels))
     index = set(namespaces)
-    findings = []
+    findings: list[tuple[str | None, str]] = []
     for name, queue in sorted(stack.queues.items()):
         selector = at(queue.props, "spec.namespaceSelector")
         if not isinstance(selector, Mapping) or has_unknown(selector):
@@ -311,7 +312,7 @@ def check_priority_allowance(resources: list[ResourceView], config: dict) -> lis
     stack = _read(resources)
     if not stack.priority_classes:
         return []
-    findings = []
+    findings: list[tuple[str | None, str]] = []
     for namespace, policies in _guards(stack, sorted(stack.owners)).items():
         if policies is None:
             continue

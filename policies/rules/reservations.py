@@ -152,7 +152,7 @@ def calendar_ended_notices(resource: ResourceView, now: datetime) -> list[str]:
     return [f"calendar reservation {resource.name!r}: {notice.message}."] if notice else []
 
 
-def _accelerator_kind(props: Mapping[str, Any]) -> str | None:
+def _accelerator_kind(props: Mapping[str, Any]) -> calendar_window.AcceleratorKind | None:
     if props.get("aggregateReservation") is not None:
         return "tpu"
     if props.get("specificSkuProperties") is not None:
@@ -313,7 +313,7 @@ def _names_match(wanted: str, reservation: _Reservation) -> bool:
     if reservation.name == wanted:
         return True
     prefix = known_str(reservation.view.props.get("namePrefix"))
-    return bool(prefix) and wanted.startswith(prefix)
+    return prefix is not None and prefix != "" and wanted.startswith(prefix)
 
 
 def _affinity_findings(

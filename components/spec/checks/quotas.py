@@ -14,11 +14,11 @@ def check_quota_vs_capacity(f: Findings, facts: dict[str, PoolFacts]) -> None:
     # Partial views (some entries malformed) can only under-count quotas, so what this finds is real.
     holders: dict[str, list[tuple[str, int]]] = {}
     for _, team in f.view.teams:
-        for pool, quota in team.quota.items():
-            holders.setdefault(pool, []).append((team.name, quota))
+        for pool_name, quota in team.quota.items():
+            holders.setdefault(pool_name, []).append((team.name, quota))
     for _, cohort in f.view.cohorts:
-        for pool, quota in cohort.quota.items():
-            holders.setdefault(pool, []).append((f"cohort {cohort.name}", quota))
+        for pool_name, quota in cohort.quota.items():
+            holders.setdefault(pool_name, []).append((f"cohort {cohort.name}", quota))
     for name, pool_facts in facts.items():
         entries = holders.get(name, [])
         if not entries:
