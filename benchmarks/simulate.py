@@ -4,12 +4,17 @@ contention mix of issues 21 and 29.
     .venv/bin/python benchmarks/simulate.py                  # 10,000 workloads, 100 teams, median of 3
     .venv/bin/python benchmarks/simulate.py --workloads 2000 --teams 20 --repeat 1
     .venv/bin/python benchmarks/simulate.py --mix contention --fair-sharing off   # every team over quota
+    # the issues' heavy mixes (21 item 5, 29 item 4), each with fair sharing on and off, stopped after a CPU budget:
+    .venv/bin/python benchmarks/simulate.py --mix contention --teams 100 --workloads 10000 --repeat 1 --budget 600
+    .venv/bin/python benchmarks/simulate.py --mix contention --teams 1000 --workloads 100000 --repeat 1 --budget 600
 
 The contention mix (`--mix contention`): the teams in one cohort, 8 GPUs of quota each, one on-demand pool of one
 8-GPU VM per team, preemption and borrowing on (the environment's defaults: reclaimWithinCohort Any, within the queue
 LowerPriority, borrowWithinCohort LowerPriority without fair sharing); each team submits its share of the workloads
-over 10 hours, 1 pod of 1 to 8 GPUs for 1 to 5 hours with one of three priority classes: about 3 GPU-hours asked
-per GPU-hour the pool has, so every team is over its quota for most of the run. Fair sharing on or off
+over 10 hours, 1 pod of 1 to 8 GPUs for 1 to 5 hours with one of three priority classes. At 100 workloads per team
+(the issues' 10,000 over 100 teams) each team asks about 1,350 GPU-hours (4.5 GPUs for 3 h on average) of its
+8 GPUs: about 17 GPU-hours asked per GPU-hour the pool has over the 10 hours of submissions, a backlog that takes
+about 7 simulated days to drain, with every team over its quota all along. Fair sharing on or off
 (`--fair-sharing`).
 
 The organisation is `benchmarks/generate.py`'s (departments of ten teams as cohorts under one root, one GPU pool
@@ -17,6 +22,11 @@ per department cycling through queued, flex-start, spot and calendar capacity, f
 fair sharing on). Workloads are drawn with a fixed seed: each team submits about 100 over 90 days, pinned to its
 department's GPU or TPU pool (not the calendar pools: generate.py's reservations are drafts, without nodes), 1 to
 4 pods of 1 to 8 GPUs (at most a VM's; 4 chips per pod on TPU pools), 30 minutes to 8 hours, with one of three priority classes.
+
+`--budget N` stops a run after N CPU-seconds and reports how far it got (simulated time, events, preemptions):
+how far a mix is from its goal when it cannot finish. Every run also counts, per submitted workload, the
+scheduling cycles, nominations (a head's flavor assignment and preemption search, kept ones excluded) and
+preemptions: the measure of how much Kueue's own process repeats under contention, independent of the machine.
 
 What is timed: wall and CPU time of `simulate_environment` (the Kueue objects and capacity model are built once, outside the clock, as
 `gkecap plan` would have them). The floor is the bare event loop over the same submissions and completions (a heap,
@@ -31,6 +41,7 @@ import heapq
 import os
 import resource
 import random
+import signal
 import statistics
 import sys
 import time
@@ -44,7 +55,7 @@ from generate import organisation  # noqa: E402
 from gkecap.components.kubernetes_objects.build import kueue_objects  # noqa: E402
 from gkecap.components.model import derive  # noqa: E402
 from gkecap.components.spec import load_environment  # noqa: E402
-from gkecap.simulate import simulate_environment  # noqa: E402
+from gkecap.simulate import engine, scheduler, simulate_environment  # noqa: E402
 from gkecap.simulate.workloads_file import WorkloadsFile  # noqa: E402
 
 NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
@@ -115,6 +126,45 @@ def floor(document: WorkloadsFile) -> float:
     return time.process_time() - started
 
 
+class OverBudget(Exception):
+    pass
+
+
+class Counting:
+    """Counts scheduling cycles and nominations, and keeps the running simulation, for the report."""
+
+    def __init__(self):
+        self.cycles = self.nominations = 0
+        self.simulation = None
+
+    def __enter__(self):
+        counts, cycle, nominate, run = self, scheduler.Scheduler.cycle, scheduler.Scheduler._nominate, engine.Simulation.run
+        self.saved = (cycle, nominate, run)
+
+        def counted_cycle(sched, now):
+            counts.cycles += 1
+            return cycle(sched, now)
+
+        def counted_nominate(sched, *args, **kwargs):
+            counts.nominations += 1
+            return nominate(sched, *args, **kwargs)
+
+        def kept_run(sim):
+            counts.simulation = sim
+            return run(sim)
+
+        scheduler.Scheduler.cycle, scheduler.Scheduler._nominate = counted_cycle, counted_nominate
+        engine.Simulation.run = kept_run
+        return self
+
+    def __exit__(self, *exc):
+        scheduler.Scheduler.cycle, scheduler.Scheduler._nominate, engine.Simulation.run = self.saved
+
+
+def _over_budget(signum, frame):
+    raise OverBudget()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teams", type=int, default=100)
@@ -122,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--mix", choices=("light", "contention"), default="light")
     parser.add_argument("--fair-sharing", choices=("on", "off"), default="on")
+    parser.add_argument("--budget", type=float, default=0.0, help="stop a run after this many CPU-seconds (0: none)")
     args = parser.parse_args(argv)
     if args.mix == "contention":
         env = contention_environment(args.teams, args.fair_sharing == "on")
@@ -135,10 +186,29 @@ def main(argv: list[str] | None = None) -> int:
         document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
     objects = kueue_objects(model)
     times, cpu, floors, result = [], [], [], None
+    print(f"mix={args.mix} fairSharing={args.fair_sharing} teams={args.teams} workloads={args.workloads}; "
+          f"uptime load average before: {os.getloadavg()[0]:.1f}", flush=True)
     for _ in range(args.repeat):
         floors.append(floor(document))
         started, started_cpu = time.perf_counter(), time.process_time()
-        result = simulate_environment(model, objects, document)
+        with Counting() as counts:
+            signal.signal(signal.SIGPROF, _over_budget)
+            signal.setitimer(signal.ITIMER_PROF, args.budget)
+            try:
+                result = simulate_environment(model, objects, document)
+            except OverBudget:
+                sim = counts.simulation
+                done = sum(1 for s in sim.states.values() if s.phase == "finished")
+                preemptions = sum(1 for e in sim.events if e.event == "preempted")
+                print(f"did not finish in {args.budget:g} CPU-s (wall {time.perf_counter() - started:.0f} s): reached "
+                      f"simulated {sim.now / 3600:.2f} h (submissions end at 10 h), {done} of {args.workloads} "
+                      f"finished, {len(sim.events)} events, {preemptions} preemptions, {counts.cycles} cycles, "
+                      f"{counts.nominations} nominations; floor {floors[-1]:.3f} CPU-s; load average now "
+                      f"{os.getloadavg()[0]:.1f}; peak RSS "
+                      f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+                return 1
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
     sim, bare = statistics.median(times), statistics.median(floors)
@@ -151,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU {statistics.median(cpu):.2f} s (the machine is shared: CPU time is what the simulation costs)")
     print(f"floor (bare event loop): median {bare:.3f} s CPU; simulate/floor {sim_cpu / max(bare, 1e-6):.0f}x (CPU)")
     print(f"events: {len(result.events)}; {facts}; limits hit: {len(result.limits)}")
+    n = args.workloads
+    print(f"per submitted workload (last run): {counts.cycles / n:.1f} scheduling cycles, {counts.nominations / n:.1f} "
+          f"nominations, {facts.get('preemptions', 0) / n:.2f} preemptions, {len(result.events) / n:.1f} events")
     print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 

@@ -30,15 +30,17 @@ class OutputFormat(str, enum.Enum):
     json = "json"
 
 
-def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False):
+def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False,
+              max_workloads: int | None = None):
     from gkecap.commands.manifests import environment_objects
     from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
+    from gkecap.simulate.workloads_file import MAX_WORKLOADS
 
     if (config is None) == (stack is None):
         raise PlanError(["give one of --stack NAME or --config FILE"])
     stack_name, derived, objects, source = environment_objects(None, config, stack)
     try:
-        parsed = load_workloads_file(workloads)
+        parsed = load_workloads_file(workloads, max_workloads=max_workloads or MAX_WORKLOADS)
         return simulate_environment(derived.model, objects, parsed, where=str(workloads), try_fixes=try_fixes), source
     except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
         raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
@@ -54,13 +56,16 @@ def simulate_command(
     out: Path | None = typer.Option(None, "--out", help="Directory for simulation.html, a timeline per pool and team.", file_okay=False),
     try_fixes: bool = typer.Option(False, "--try-fixes", help="For each preemption cycle found, simulate the scenario "
                                    "again with each change that may break it (at most 2,000 workloads)."),
+    max_workloads: int = typer.Option(10_000, "--max-workloads", min=1, help="Refuse a workloads file that submits "
+                                      "more workloads in all (a safety cap against hostile input; raise it to "
+                                      "simulate more, e.g. 100000)."),
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the simulation takes longer (seconds; 0: no limit)."),
 ) -> None:
     """Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."""
     try:
         expiry = (lambda: _expiry_output(output, timeout)) if timeout else None
         with deadline(timeout, what="simulation", on_expiry=expiry):
-            result, source = _simulate(config, stack, workloads, try_fixes)
+            result, source = _simulate(config, stack, workloads, try_fixes, max_workloads)
             written = None
             if out is not None:
                 from gkecap.simulate.timeline import write_timeline

@@ -32,7 +32,7 @@ from gkecap.simulate.cluster import Cluster, Workload
 from gkecap.simulate.environment import PlannedWorkload, PodsReady, PoolCapacity
 from gkecap.simulate.nodes import Delays, PoolNodes
 from gkecap.simulate.scheduler import Scheduler, evict
-from gkecap.simulate.timing import EvictionDelays
+from gkecap.simulate.timing import INADMISSIBLE_REQUEUE_BATCH_SECONDS, EvictionDelays
 
 HOST_RESOURCES = ("cpu", "memory")
 # A guard: cycles at one instant stop when nothing changes, far sooner. Reaching it is reported (`limits`).
@@ -171,6 +171,9 @@ class Simulation:
             name: {kind: [(0.0, 0, 0)] for kind in self._kinds(q)} for name, q in cluster.queues.items()}
         self.reserved: dict[str, _State] = {}  # quota reserved, not yet running, in reservation order
         self.now = 0.0
+        # Trees (root names) whose inadmissible workloads are due to be requeued (timing: Kueue's batch period).
+        self.requeue_batch = INADMISSIBLE_REQUEUE_BATCH_SECONDS
+        self.requeue_due: set[int] = set()  # id of the root
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -316,6 +319,22 @@ class Simulation:
         for state in [s for s in self.states.values() if s.pool == pool and s.phase == "terminating"]:
             state.run.end = max(self.now, state.run.start)  # type: ignore[union-attr]  # its nodes are gone
             self._on_terminated(state.planned.workload.name, state.token)
+
+    def _on_requeue(self, queue: str, token: int) -> None:
+        """The batched requeue of a cohort tree's inadmissible workloads (`_notify_requeue`)."""
+        self.requeue_due.discard(id(self.cluster.queues[queue].root()))
+        self.scheduler.requeue_inadmissible(queue)
+
+    def _notify_requeue(self, queue: str) -> None:
+        """Quota was released in `queue`'s tree: its inadmissible workloads compete again after Kueue's batch
+        period, one requeue for every release of the tree meanwhile (gkecap.simulate.timing)."""
+        if self.requeue_batch <= 0:
+            self.scheduler.requeue_inadmissible(queue)
+            return
+        root = id(self.cluster.queues[queue].root())
+        if root not in self.requeue_due:
+            self.requeue_due.add(root)
+            self._push(self.now + self.requeue_batch, "requeue", queue)
 
     def _on_retry(self, name: str, token: int) -> None:
         state = self.states[name]
@@ -513,7 +532,7 @@ class Simulation:
             pool = state.pool
             evict(self.cluster, w)
             self._record_usage(w.cluster_queue, (pool, state.planned.resource), 0)  # type: ignore[arg-type]
-            self.scheduler.requeue_inadmissible(w.cluster_queue)
+            self._notify_requeue(w.cluster_queue)
 
     # -- accounting -----------------------------------------------------------------------------------------
 

@@ -99,8 +99,8 @@ class _Queue:
     quota is freed (Kueue's inadmissibleWorkloads).
 
     The members stay in one sorted list; the head is the first one not set aside. Setting a workload aside sets
-    aside every member of its scheduling shape queued so far (recorded as the shape and a push count, so later
-    arrivals of that shape are not); a requeue clears them all. Between requeues members are only ever set aside,
+    aside every member of its scheduling shape (recorded as the shape and a push count; a later arrival of that
+    shape raises the count: it joins them, as in Kueue); a requeue clears them all. Between requeues members are only ever set aside,
     so a cursor remembers how far the list holds only such members (after every requeue a queue walks through its
     shapes one cycle at a time)."""
 
@@ -121,7 +121,12 @@ class _Queue:
             self._drop(*previous)
         self.pushes += 1
         self.members[w.name] = (self.pushes, w)
-        item = (queue_order_key(w), self.pushes, scheduling_shape(w), w)
+        shape = scheduling_shape(w)
+        if shape in self.aside:
+            # Its equivalence class was bulk-moved: it joins them among the inadmissible until the next requeue
+            # (PushOrUpdate, hashToBulkMoveReason, pkg/cache/queue/cluster_queue.go @ v0.19.2).
+            self.aside[shape] = self.pushes
+        item = (queue_order_key(w), self.pushes, shape, w)
         index = bisect.bisect_left(self.order, item)
         self.order.insert(index, item)
         self.cursor = min(self.cursor, index)
@@ -142,11 +147,14 @@ class _Queue:
 
     def head(self) -> Workload | None:
         sticky = self.sticky
+        order, aside = self.order, self.aside
         if sticky is not None:
             member = self.members.get(sticky.name)
-            if member is not None and member[1] is sticky:
+            # Sticky orders the heap only: a preemptor found inadmissible (NoFit, no candidates) leaves the heap
+            # like any other until a requeue (requeueIfNotPresent, pkg/cache/queue/cluster_queue.go @ v0.19.2).
+            if member is not None and member[1] is sticky and (
+                    not aside or member[0] > aside.get(scheduling_shape(sticky), 0)):
                 return sticky
-        order, aside = self.order, self.aside
         while self.cursor < len(order):
             _, pushed, shape, w = order[self.cursor]
             if not aside or pushed > aside.get(shape, 0):
@@ -157,7 +165,7 @@ class _Queue:
     def set_aside(self, w: Workload) -> bool:
         """Inadmissible until quota is freed; with it every equivalent workload of the queue (Kueue's
         SchedulingEquivalenceHashing, on by default since v0.18, bulk-moves them for NoFit and no candidates).
-        A sticky preemptor of that shape is marked too, to no effect: it is the head for as long as it is queued."""
+        A sticky preemptor set aside leaves the head too (Kueue's sticky only orders the heap)."""
         if self.strategy != BEST_EFFORT_FIFO:
             return False
         self.aside[scheduling_shape(w)] = self.pushes

@@ -24,6 +24,14 @@ The defaults, each overridable under `delays:` in the workloads file:
   progress (pkg/util/wait/backoff.go @ v0.19.2, initialBackoff and maxBackoff), so the simulator runs the cycles of
   an instant one after the other at that instant.
 
+Not a delay of the eviction but of everything that waits for quota: when quota is released (a workload finishes or
+is evicted), Kueue does not put the inadmissible workloads of the cohort tree back into their queues at once. It
+notifies a delaying work queue, `AddAfter(root cohort, 1 s)`: one requeue of the tree 1 s after the first release,
+every other release of that tree meanwhile folded into it (pkg/cache/queue/inadmissible_workloads.go @ v0.19.2,
+requeueBatchPeriod; 10 s under the SchedulerLongRequeueInterval gate, alpha and off). A preemptor is not affected:
+it waits in the heap, not among the inadmissible ones (RequeueReasonPendingPreemption is requeued immediately).
+`INADMISSIBLE_REQUEUE_BATCH_SECONDS`, not overridable: it is Kueue's constant.
+
 With `termination: 0s` and `release: 0s` an eviction takes no time: the victims rejoin their queues after the cycle that follows
 their preemption (so the preemptor is first to see the quota they free), as the simulator did before delays.
 """
@@ -36,6 +44,7 @@ from typing import Any
 DEFAULT_TERMINATION_SECONDS = 30.0
 DEFAULT_RELEASE_SECONDS = 1.0
 DEFAULT_REQUEUE_SECONDS = 0.0
+INADMISSIBLE_REQUEUE_BATCH_SECONDS = 1.0
 # Cluster autoscaler FAQ (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "How fast is HPA when combined with CA?"):
 # "on GCE it usually takes 3 to 4 minutes from CA request to when pods can be scheduled on newly created nodes";
 # "How fast is Cluster Autoscaler?": scale-down "10 minutes after a node becomes unneeded" (--scale-down-unneeded-time).

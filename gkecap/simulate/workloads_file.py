@@ -5,7 +5,7 @@ all at once as `Issue`s at their YAML path (`workloads[2].team: ...`) through th
 of pydantic errors. The file is read as strictly as an environment file (`spec.strict_yaml`: no duplicate keys, no
 alias bombs, bounded nesting) and bounded in size; numbers are whole where they count things (`pods: true` is
 not 1), times are finite and at most `MAX_SECONDS`, `start` is a timestamp (a bare year is not), and the copies
-of all entries together at most `MAX_WORKLOADS`. Checks against the environment (teams, pools, priority classes, pod sizes) live in
+of all entries together at most `MAX_WORKLOADS` (the default of `gkecap simulate --max-workloads`). Checks against the environment (teams, pools, priority classes, pod sizes) live in
 `gkecap.simulate.environment`, which knows the emitted Kueue objects.
 """
 
@@ -27,9 +27,16 @@ from gkecap.components.spec.user_files import UserFileError, parse_yaml, read_te
 DURATION_EXAMPLE = "e.g. 90s, 15m, 4h or 2d, or a number of seconds"
 MAX_SECONDS = 10 * 365 * 86400  # a time in a scenario: ten years is beyond any capacity plan
 # Workloads a file may submit in all (entries times `count`): the simulator replays every one through Kueue's
-# scheduling cycle, and 4,000 copies took 25 s on one core (measured, issue 25); `--timeout` bounds the rest.
+# scheduling cycle, and 4,000 copies took 25 s on one core (measured, issue 25); `--timeout` bounds the rest. A
+# default safety cap, not a limit of the simulator: `gkecap simulate --max-workloads N` raises it.
 MAX_WORKLOADS = 10_000
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a workloads file of 10,000 entries is about 1.3 MiB; /dev/zero never ends
+MAX_FLAG = "--max-workloads"
+
+
+def max_file_bytes(max_workloads: int) -> int:
+    """The size bound of a file that may list `max_workloads` entries: 4 MiB per 10,000, never less than 4 MiB."""
+    return max(MAX_FILE_BYTES, -(-max_workloads * MAX_FILE_BYTES // MAX_WORKLOADS))
 
 
 class WorkloadsFileError(InvalidInput):
@@ -109,7 +116,7 @@ class WorkloadEntry(_Strict):
     priority: str | None = None
     submit: Duration = 0.0
     duration: Duration
-    count: StrictInt = Field(1, ge=1, le=MAX_WORKLOADS)
+    count: StrictInt = Field(1, ge=1, le=_COUNT_LIMIT)  # all copies together: bounded by --max-workloads
     every: Duration = 0.0
     # false: the job carries no kueue.x-k8s.io/queue-name (environment.default_local_queues says where it goes)
     queue_label: StrictBool = Field(True, alias="queueLabel")
@@ -163,24 +170,30 @@ class WorkloadsFile(_Strict):
     delays: DelaysEntry = Field(default_factory=DelaysEntry)
 
 
-def _too_many(total: int) -> Issue:
-    return Issue("workloads", f"{total:,} workloads in all (entries times their `count`); at most {MAX_WORKLOADS:,} "
-                              "are simulated: split the scenario")
+def _too_many(total: int, limit: int) -> Issue:
+    return Issue("workloads", f"{total:,} workloads in all (entries times their `count`); at most {limit:,} "
+                              f"are simulated ({MAX_FLAG} raises the cap): split the scenario")
 
 
-def load_workloads_file(path: Path, *, now: datetime | None = None) -> WorkloadsFile:
-    """Parse and validate the file's shape; WorkloadsFileError names every problem with its YAML path."""
+def load_workloads_file(path: Path, *, now: datetime | None = None,
+                        max_workloads: int = MAX_WORKLOADS) -> WorkloadsFile:
+    """Parse and validate the file's shape; WorkloadsFileError names every problem with its YAML path. At most
+    `max_workloads` workloads in all (a safety cap against hostile input, `gkecap simulate --max-workloads`)."""
+    if max_workloads < 1:
+        raise ValueError(f"max_workloads must be at least 1, not {max_workloads}")
+    max_bytes = max_file_bytes(max_workloads)
     where = str(path)
     try:  # bounded: a device or a pipe may never end
-        data = parse_yaml(read_text(path, max_bytes=MAX_FILE_BYTES,
-                                    limit_note=f"; a workloads file lists at most {MAX_WORKLOADS:,} workloads"))
+        data = parse_yaml(read_text(path, max_bytes=max_bytes,
+                                    limit_note=f"; a workloads file lists at most {max_workloads:,} workloads "
+                                               f"({MAX_FLAG} raises the cap)"))
     except UserFileError as exc:  # as strict as an environment file: duplicate keys, aliases, nesting
         raise WorkloadsFileError([Issue("", str(exc))], subject=where) from None
     if not isinstance(data, dict):
         raise WorkloadsFileError([Issue("", "expected a mapping with `workloads` (and optional `start`, `capacity`)")],
                                  subject=where)
-    if isinstance(data.get("workloads"), list) and len(data["workloads"]) > MAX_WORKLOADS:  # before validating each
-        raise WorkloadsFileError([_too_many(len(data["workloads"]))], subject=where)
+    if isinstance(data.get("workloads"), list) and len(data["workloads"]) > max_workloads:  # before validating each
+        raise WorkloadsFileError([_too_many(len(data["workloads"]), max_workloads)], subject=where)
     try:
         parsed = WorkloadsFile.model_validate(data)
     except ValidationError as exc:
@@ -206,8 +219,8 @@ def load_workloads_file(path: Path, *, now: datetime | None = None) -> Workloads
             issues.append(Issue(f"layout[{i}].nodesPerSubblock", f"{layout.nodes_per_subblock} does not divide "
                                 f"nodesPerBlock ({layout.nodes_per_block}): a sub-block lies within one block"))
     total = sum(entry.count for entry in parsed.workloads)
-    if total > MAX_WORKLOADS:
-        issues.append(_too_many(total))
+    if total > max_workloads:
+        issues.append(_too_many(total, max_workloads))
     if issues:
         raise WorkloadsFileError(issues, subject=where)
     if parsed.start is None:

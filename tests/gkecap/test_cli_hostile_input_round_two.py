@@ -282,13 +282,37 @@ def test_too_many_workloads_in_all_is_a_clear_error(tmp_path):
     run = gkecap(["simulate", "--config", str(DEV_STACK), "--workloads", str(workloads)], tmp_path)
     assert_clean(run, 2)
     assert run.error_lines == [f"error: {workloads}: workloads: 12,000 workloads in all (entries times their `count`); "
-                               "at most 10,000 are simulated: split the scenario"]
+                               "at most 10,000 are simulated (--max-workloads raises the cap): split the scenario"]
+
+
+def test_the_workload_cap_is_a_flag(tmp_path):
+    workloads = tmp_path / "w.yaml"
+    workloads.write_text(START + "workloads:\n  - {name: a, team: research, accelerators: 8, pool: h100-flex, "
+                                 "duration: 1h, count: 3}\n")
+    refused = gkecap(["simulate", "--config", str(DEV_STACK), "--workloads", str(workloads), "--max-workloads", "2"],
+                     tmp_path)
+    assert_clean(refused, 2)
+    assert "at most 2 are simulated (--max-workloads raises the cap)" in refused.stderr
+    raised = gkecap(["simulate", "--config", str(DEV_STACK), "--workloads", str(workloads), "--max-workloads", "3",
+                     "--format", "json"], tmp_path)
+    assert_clean(raised, 0)
+    assert json.loads(raised.stdout)["summary"]["admitted"] == 3
+
+
+def test_the_default_workload_cap_is_the_documented_one():
+    import inspect
+
+    from gkecap.commands.simulate import simulate_command
+    from gkecap.simulate.workloads_file import MAX_WORKLOADS
+
+    assert inspect.signature(simulate_command).parameters["max_workloads"].default.default == MAX_WORKLOADS
 
 
 def test_an_endless_workloads_file_is_refused(tmp_path):
     run = gkecap(["simulate", "--config", str(DEV_STACK), "--workloads", "/dev/zero"], tmp_path)
     assert_clean(run, 2)
-    assert run.error_lines == ["error: /dev/zero: larger than 4 MiB; a workloads file lists at most 10,000 workloads"]
+    assert run.error_lines == ["error: /dev/zero: larger than 4 MiB; a workloads file lists at most 10,000 workloads "
+                               "(--max-workloads raises the cap)"]
 
 
 def test_tex_in_a_workload_name_is_drawn_literally(tmp_path):

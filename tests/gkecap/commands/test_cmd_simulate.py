@@ -49,8 +49,9 @@ def test_json_is_one_document_on_a_pipe(tmp_path: Path):
     assert set(document) == {"schemaVersion", "workloads", "events", "teams", "pools", "cycles", "limits", "summary"}
     assert [(e["event"], e["workload"]) for e in document["events"] if e["event"] == "preempted"] == [("preempted", "d")]
     d = next(w for w in document["workloads"] if w["name"] == "d")
-    # d's pods terminate for the default 30 s before b is admitted; b runs 2h, then d starts over (6h).
-    assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3600 + 30 + 2 * 3600 + 6 * 3600)
+    # d's pods terminate for the default 30 s before b is admitted; b runs 2h, then d, set aside meanwhile, competes
+    # again at Kueue's batched requeue 1 s after b's release (gkecap.simulate.timing) and starts over (6h).
+    assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3600 + 30 + 2 * 3600 + 1 + 6 * 3600)
 
 
 def test_text_reports_teams_and_notable_events(tmp_path: Path):

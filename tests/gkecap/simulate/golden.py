@@ -1,6 +1,7 @@
 """Reference outputs of `gkecap simulate --format json`, captured before the performance work of issue 12 and
-recaptured when issue 21 put pods on shared nodes and when issue 29 made evictions take time (changes of behaviour
-by design: preemptors are admitted after their victims' pods terminate, and at-instant cycles unfold over time).
+recaptured when issue 21 put pods on shared nodes, when issue 29 made evictions take time (changes of behaviour
+by design: preemptors are admitted after their victims' pods terminate, and at-instant cycles unfold over time), and
+when the queues followed Kueue's requeue rules (inadmissible workloads back 1 s after a release, batched per tree).
 
     .venv/bin/python tests/gkecap/simulate/golden.py   # rewrite tests/gkecap/simulate/data/*.json (only if behaviour
                                                        # is meant to change)
@@ -57,11 +58,17 @@ RANDOM = [(3, 120, 1), (3, 200, 2), (4, 160, 3), (5, 250, 4), (7, 200, 6), (10, 
 # quota is released; the heavy draws then had 184 and 1,321 preemptions and one reported cycle each). Recaptured
 # for those two when the simulator kept Kueue v0.19's flavor-scan progress between cycles (issue 21 item 7,
 # FlavorFungibilityPreserveScanProgress): workloads skipped in a cycle resume at their next flavor instead of
-# preempting again in the first, 72 and 659 preemptions; with the gate off the previous digests are reproduced.
+# preempting again in the first, 72 and 659 preemptions; with the gate off the previous digests were reproduced.
+# Recaptured again when the queues followed Kueue's own (issue 21 item 5 / 29 item 4, all by design): inadmissible
+# workloads are requeued 1 s after a release, once per cohort tree (requeueBatchPeriod), an arrival of a shape set
+# aside joins it, and a sticky preemptor found inadmissible leaves the head. The heavy draws now have 466 and 923
+# preemptions (one cycle each): victims back from eviction and new arrivals take freed quota during that second,
+# before the inadmissible ones return, and more of them borrow and are reclaimed (the batch alone makes the
+# difference: requeued at once, 72 and 659).
 DIGESTS = {
-    (6, 300, 5, RANDOM_HORIZON): "df3b82c24356cb1f847f0beebb3cb06504104c9da127ba11ce09725c07e3b5f5",
-    (12, 360, 8, RANDOM_HORIZON): "4b1533be21d98b3e9f4b99ec8384d2420fa5aed974e99ca227628022cc6d1aa9",
-    (30, 3000, 7, None): "ed5768f7683c347454887b3940895a59299bad27df01b404981827ffa2a46be2",
+    (6, 300, 5, RANDOM_HORIZON): "cd0b06b3f92193c7f84ba9df4bcaa233a9ac22f344e527faa73246b8bba162ff",
+    (12, 360, 8, RANDOM_HORIZON): "07a1537bec70fb9818e2ca26a0116a985e324d86d7f1653c7360ff2cd4f79bc7",
+    (30, 3000, 7, None): "1461b348599d5ea64a188fc3805cbeb0e9c87ec26e2fb5c5e979f29cb1303b11",
 }
 
 
