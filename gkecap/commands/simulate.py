@@ -68,8 +68,13 @@ def simulate_command(
             result, source = _simulate(config, stack, workloads, try_fixes, max_workloads)
             written = None
             if out is not None:
-                from gkecap.simulate.timeline import write_timeline
-
+                try:
+                    from gkecap.simulate.timeline import write_timeline
+                except ModuleNotFoundError as exc:
+                    if (exc.name or "").partition(".")[0] != "matplotlib":
+                        raise
+                    raise PlanError(['--out: the timelines need matplotlib, the report extra: '
+                                     'pip install "gke-capacity[report]"']) from None
                 written = write_timeline(result, out, source=source)
     except PlanError as exc:
         _fail(exc.problems, output)
