@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pydantic
 
+from gkecap.components.k8s.field_docs import field_docs
 from gkecap.components.spec import reference
 from gkecap.components.spec.models import EnvironmentSpec, NodePoolSpec
 
@@ -39,15 +40,17 @@ def _hints(hint):
 
 
 def test_every_field_of_the_environment_file_has_a_description():
+    # A field's description: an explicit Field(description=...) or its docstring (components/k8s/field_docs.py).
     missing = [f"{model.__name__}.{name}" for model in _models(EnvironmentSpec)
-               for name, field in model.model_fields.items() if not (field.description or "").strip()]
+               for name, field in model.model_fields.items()
+               if not (field.description or field_docs(model).get(name) or "").strip()]
     assert len(_models(EnvironmentSpec)) > 15 and missing == []
 
 
 def test_the_reference_has_a_row_per_key_with_its_description():
     text = reference.markdown()
-    field = NodePoolSpec.model_fields["tpu_topology"]
-    assert f"| `tpuTopology` | string |  | {field.description} |" in text
+    description = field_docs(NodePoolSpec)["tpu_topology"]
+    assert description and f"| `tpuTopology` | string |  | {description} |" in text
     assert "## `nodePools[]`" in text and "## `kueue.waitForPodsReady.requeuingStrategy`" in text
 
 
