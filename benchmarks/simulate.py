@@ -203,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"did not finish in {args.budget:g} CPU-s (wall {time.perf_counter() - started:.0f} s): reached "
                       f"simulated {sim.now / 3600:.2f} h (submissions end at 10 h), {done} of {args.workloads} "
                       f"finished, {len(sim.events)} events, {preemptions} preemptions, {counts.cycles} cycles, "
-                      f"{counts.nominations} nominations; floor {floors[-1]:.3f} CPU-s; load average now "
+                      f"{counts.nominations} nominations ({sim.scheduler.reused_nominations} from an equal earlier "
+                      f"state); floor {floors[-1]:.3f} CPU-s; load average now "
                       f"{os.getloadavg()[0]:.1f}; peak RSS "
                       f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
                 return 1
@@ -223,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"events: {len(result.events)}; {facts}; limits hit: {len(result.limits)}")
     n = args.workloads
     print(f"per submitted workload (last run): {counts.cycles / n:.1f} scheduling cycles, {counts.nominations / n:.1f} "
-          f"nominations, {facts.get('preemptions', 0) / n:.2f} preemptions, {len(result.events) / n:.1f} events")
+          f"nominations ({counts.simulation.scheduler.reused_nominations / n:.1f} of them from an equal earlier state), "
+          f"{facts.get('preemptions', 0) / n:.2f} preemptions, {len(result.events) / n:.1f} events")
     print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 

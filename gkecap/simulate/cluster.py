@@ -175,6 +175,15 @@ def flavor_quotas(flavors: Mapping[str, Mapping[str, ResourceQuota | int | tuple
     return result
 
 
+_HASH_MASK = (1 << 64) - 1
+
+
+def _fingerprint(w: Workload) -> tuple:
+    """What a nomination can read of an admitted workload, but its admission time (see Cluster.content)."""
+    flavors = None if w.flavors is None else tuple(tuple(sorted(f.items())) for f in w.flavors)
+    return (w, flavors, None if w.counts is None else tuple(w.counts), w.evicted, w.timestamp, w.priority)
+
+
 @dataclass
 class StateReads:
     """What one nomination read of the cluster's lasting state: the flavor-resources whose usage (anywhere in the
@@ -218,6 +227,12 @@ class Cluster:
         # flavor-resource -> {queue name: how many of its admitted workloads use it}: the queues a preemption
         # search must look at, without walking every queue of the tree.
         self.users: dict[FlavorResource, dict[str, int]] = {}
+        # The lasting state's content, for answers kept by content (Scheduler._repeated_state): each admitted
+        # workload's fingerprint, the sum of their hashes (order-free, updated per change) and a counter of lasting
+        # changes.
+        self.fingerprints: dict[str, tuple] = {}
+        self.content_hash = 0
+        self.lasting = 0
         self.flavors = {f.name: f for f in flavors}
         self.queues = {q.name: q for q in queues}
         self.cohorts = {c.name: c for c in cohorts}
@@ -278,6 +293,14 @@ class Cluster:
             self._lasting_change(queue, workload)
 
     def _lasting_change(self, queue: ClusterQueue, workload: Workload) -> None:
+        self.lasting += 1
+        old = self.fingerprints.pop(workload.name, None)
+        if old is not None:
+            self.content_hash = (self.content_hash - hash(old)) & _HASH_MASK
+        if workload.name in queue.workloads:
+            new = _fingerprint(workload)
+            self.fingerprints[workload.name] = new
+            self.content_hash = (self.content_hash + hash(new)) & _HASH_MASK
         frs = list(workload.usage())
         nodes = []
         node: QuotaNode | None = queue
@@ -295,6 +318,20 @@ class Cluster:
         queue = self.queues[workload.cluster_queue]
         if workload.name in queue.workloads:
             self._lasting_change(queue, workload)
+
+    def content(self) -> tuple:
+        """The lasting state as a nomination reads it: the admitted workloads' fingerprints and the order of their
+        admission times (candidates are ordered by it, `preemption.candidate_order_key`; its absolute value is read
+        only for a workload without one, and such answers are not kept). Equal contents give equal nominations."""
+        timed = sorted((w.reserved_at, w.name) for w in (fp[0] for fp in self.fingerprints.values())
+                       if w.reserved_at is not None)
+        order, rank, last = [], -1, None
+        for at, name in timed:
+            if at != last:
+                rank, last = rank + 1, at
+            order.append((rank, name))
+        untimed = frozenset(fp[0].name for fp in self.fingerprints.values() if fp[0].reserved_at is None)
+        return frozenset(self.fingerprints.values()), tuple(order), untimed
 
     def add_usage(self, queue: ClusterQueue, usage: Mapping[FlavorResource, int]) -> None:
         self.version += 1

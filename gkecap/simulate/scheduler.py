@@ -36,6 +36,8 @@ from gkecap.simulate.shortcuts import SHORTCUTS
 
 
 NO_TARGET = "needs preemption but no workload can be preempted"
+# States remembered for Scheduler._repeated_state before the memory starts over (a bound on memory, not on results).
+_MAX_REMEMBERED_STATES = 50_000
 
 
 @dataclass(slots=True)
@@ -218,6 +220,12 @@ class Scheduler:
         self._readers: dict[object, set[str]] = {}  # a flavor-resource or id(quota node) -> nominations that read it
         cluster.listeners.append(self._lasting_change)
         self._tournament_keys: dict[str, tuple] = {}
+        # Nominations by the content of the lasting state (see _repeated_state).
+        self.repeated_states = SHORTCUTS.repeated_states
+        self._repeats: dict[int, tuple] = {}  # content hash -> () seen once, or (content, {name: answer})
+        self._repeat_at = -1  # Cluster.lasting when _repeat_answers was looked up
+        self._repeat_answers: dict | None = None
+        self.reused_nominations = 0  # answered from an equal earlier state (for benchmarks and tests)
 
     def submit(self, workload: Workload) -> None:
         self.queues[workload.cluster_queue].push(workload)
@@ -386,6 +394,13 @@ class Scheduler:
         cached = self._nominations.get(w.name) if self.cache_nominations else None
         if cached is not None and cached[0] is w and cached[4] == resume:
             return Entry(w, queue, cached[1], list(cached[2]))
+        answers = self._repeated_state() if self.repeated_states else None
+        if answers is not None:
+            known = answers.get(w.name)
+            if known is not None and known[0] is w and known[1] == (resume, w.timestamp, w.priority):
+                assignment, targets, reads = known[2]
+                self.reused_nominations += 1
+                return self._kept(Entry(w, queue, assignment, list(targets)), reads, resume)
         reads = StateReads()
         with cluster.tentative():
             found = self._assignment(w, now, reads, resume)
@@ -397,12 +412,50 @@ class Scheduler:
                 if partial is not None:
                     assignment, targets = partial
         entry = Entry(w, queue, assignment, targets)
+        if answers is not None and reads.cacheable:
+            answers[w.name] = (w, (resume, w.timestamp, w.priority), (assignment, tuple(targets), reads))
+        return self._kept(entry, reads, resume)
+
+    def _kept(self, entry: Entry, reads: StateReads, resume) -> Entry:
+        """Keep the nomination until what it read changes (see _nominate)."""
         if self.cache_nominations and reads.cacheable:
-            self._nominations[w.name] = (w, assignment, tuple(targets), entry.inert, resume)
+            w = entry.workload
+            self._nominations[w.name] = (w, entry.assignment, tuple(entry.targets), entry.inert, resume)
             readers = self._readers
             for key in (*reads.frs, *map(id, reads.nodes)):
                 readers.setdefault(key, set()).add(w.name)
         return entry
+
+    def _repeated_state(self) -> dict | None:
+        """The nominations computed earlier in a lasting state equal to the current one (Cluster.content), to be
+        reused and completed; None when the state is met for the first time.
+
+        Under contention the same states come back: in a preemption loop two workloads take the same quota from
+        each other in turn, and between their steps every other head of the tree is nominated again on one of the
+        same few states (kept nominations are dropped at every change). A nomination is a function of the workload,
+        its scan progress and that content, so an answer from an equal state is the answer. States are told apart
+        by a hash kept up to date with every admission and eviction; a state is compared in full (and its answers
+        kept) only from the second time its hash is met."""
+        cluster = self.cluster
+        if self._repeat_at == cluster.lasting:
+            return self._repeat_answers
+        self._repeat_at = cluster.lasting
+        memo = self._repeats
+        slot = memo.get(cluster.content_hash)
+        answers = None
+        if slot is None:
+            if len(memo) >= _MAX_REMEMBERED_STATES:
+                memo.clear()
+            memo[cluster.content_hash] = ()
+        else:
+            content = cluster.content()
+            if slot and slot[0] == content:
+                answers = slot[1]
+            else:  # met a second time (or another state with the same hash): compared from now on
+                answers = {}
+                memo[cluster.content_hash] = (content, answers)
+        self._repeat_answers = answers
+        return answers
 
     def _assignment(self, w: Workload, now: float, reads: StateReads, resume, counts: list[int] | None = None,
                     accepted_only: bool = False) -> tuple[Assignment, list[Target]] | None:
@@ -539,7 +592,9 @@ class Scheduler:
         left_out = [e for e in by_queue.values() if inert_children[top[e.queue.name]]]
         for entry in left_out:
             del by_queue[entry.queue.name]
-        tournament = _Tournament(self, by_queue)
+        # Keys may come from an equal earlier state (Scheduler._repeated_state) only while the usage is the lasting
+        # state's: before any entry of this cycle was processed.
+        tournament = _Tournament(self, by_queue, at_cycle_start=len(by_queue) + len(left_out) == len(entries))
         active = sum(1 for e in by_queue.values() if not e.inert)
         while by_queue and active:
             root = next(iter(by_queue.values())).queue.root()
@@ -558,7 +613,7 @@ class Scheduler:
 class _Tournament:
     """The tournament's winners per cohort, and each entry's comparison key at each of its ancestors."""
 
-    def __init__(self, scheduler: Scheduler, by_queue: dict[str, Entry]):
+    def __init__(self, scheduler: Scheduler, by_queue: dict[str, Entry], at_cycle_start: bool = False):
         self.scheduler = scheduler
         self.by_queue = by_queue
         self.keys: dict[tuple[int, str], tuple] = {}
@@ -567,15 +622,27 @@ class _Tournament:
         # whether it is a preemptor and the usage of its path below the root (the nodes' real_version), so keys
         # from an earlier cycle are reused when these are the same.
         memo = scheduler._tournament_keys if SHORTCUTS.incremental_tournament else {}
+        # The same keys on an equal lasting state: a function of the entry and of the usage on its path.
+        answers = scheduler._repeated_state() if at_cycle_start and scheduler.repeated_states else None
         for entry in by_queue.values():
             w = entry.workload
             path = [entry.queue] + [a for a in entry.queue.path_to_root() if a.parent is not None]
-            state = (entry.assignment, w.name not in scheduler.preemptors, tuple([n.real_version for n in path]))
+            not_preemptor = w.name not in scheduler.preemptors
+            state = (entry.assignment, not_preemptor, tuple([n.real_version for n in path]))
             cached = memo.get(w.name)
             if cached is not None and cached[0] == state:
                 self.keys.update(cached[1])
+                continue
+            asked = (w, entry.assignment, not_preemptor, w.priority, w.timestamp)
+            known = answers.get(("keys", w.name)) if answers is not None else None
+            if known is not None and known[0][0] is w and known[0] == asked:
+                keys = known[1]
+                self.keys.update(keys)
             else:
-                memo[w.name] = (state, self._entry_keys(entry))
+                keys = self._entry_keys(entry)
+                if answers is not None:
+                    answers[("keys", w.name)] = (asked, keys)
+            memo[w.name] = (state, keys)
 
     def _entry_keys(self, entry: Entry) -> dict[tuple[int, str], tuple]:
         """computeDRS for one entry: its share at every ancestor cohort, as if its usage were added, folded with

@@ -12,6 +12,9 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
   them, change nothing when processed; they are set aside without being processed in order (`scheduler.Entry.inert`).
 - `early_stop`: a fair-sharing preemption search stops before trying any candidate when no strategy can accept one
   (`preemption._no_target_passes`).
+- `repeated_states`: a head's nomination is reused from an earlier moment when the lasting state it is computed
+  on (the admitted workloads, their flavors, evicted marks and the order of their admission times) was the same
+  (`Scheduler._repeated_state`): preemption loops and the walks between their steps come back to the same states.
 - `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
   shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
   almost-lowest common ancestors, preemption candidates per nomination.
@@ -32,6 +35,7 @@ class Shortcuts:
     incremental_tournament: bool = True
     inert_entries: bool = True
     early_stop: bool = True
+    repeated_states: bool = True
     memoised_facts: bool = True
 
 

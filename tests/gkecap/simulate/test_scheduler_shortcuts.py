@@ -198,3 +198,33 @@ def test_an_unknown_shortcut_is_an_error():
     with pytest.raises(ValueError, match="unknown shortcuts"):
         with switched(fast=False):
             pass
+
+
+# --- nominations reused from an equal earlier state (issue 29's speed, repeated_states) ---------------------------
+
+
+def _contention(teams: int, count: int, fair_sharing: bool) -> dict:
+    """benchmarks/simulate.py's contention mix: every team over its quota, preemption and borrowing on."""
+    sys.path.insert(0, str(golden.ROOT / "benchmarks"))
+    import simulate as bench  # benchmarks/simulate.py
+
+    model = derive(load_environment(bench.contention_environment(teams, fair_sharing), now=bench.NOW))
+    document = WorkloadsFile.model_validate(bench.contention_workloads(teams, count))
+    return json.loads(json.dumps(to_document(simulate_environment(model, kueue_objects(model), document)),
+                                 sort_keys=True))
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_nominations_from_repeated_states_change_no_outcome_under_contention(monkeypatch, fair_sharing):
+    schedulers = []
+    original = Simulation.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        schedulers.append(self.scheduler)
+
+    with switched(repeated_states=False):
+        plain = _contention(3, 40, fair_sharing)
+    monkeypatch.setattr(Simulation, "__init__", init)
+    assert _contention(3, 40, fair_sharing) == plain
+    assert schedulers[0].reused_nominations > 0, "no nomination came from an equal earlier state: not exercised"
