@@ -342,10 +342,16 @@ class Simulation:
         return f"topology: {pool} has no room now for its {pods} pods in {how} {topology.level}"
 
     def _topology_changed(self, pool: str | None) -> None:
-        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again
-        (Kueue's TAS cache sends them back to their queues as nodes and pods change)."""
+        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again.
+        Kueue's TAS flavor reconciler asks for every active ClusterQueue's inadmissible workloads
+        (NotifyRetryInadmissible, pkg/controller/tas/resource_flavor.go @ v0.19.2), through the same batched
+        requeue per cohort tree as a release of quota (gkecap.simulate.timing)."""
         if self.topology_requests and pool is not None and self.pools[pool].topology_aware:
-            self.scheduler.requeue_inadmissible()
+            roots: set[int] = set()
+            for name, queue in self.cluster.queues.items():
+                if id(queue.root()) not in roots:
+                    roots.add(id(queue.root()))
+                    self._notify_requeue(name)
 
     def _on_nodes(self, pool: str, token: int) -> None:
         """Nodes of an autoscaled pool come up, or an empty one is due to be removed."""
