@@ -37,6 +37,12 @@ from gkecap.simulate.timing import INADMISSIBLE_REQUEUE_BATCH_SECONDS, EvictionD
 HOST_RESOURCES = ("cpu", "memory")
 # A guard: cycles at one instant stop when nothing changes, far sooner. Reaching it is reported (`limits`).
 MAX_CYCLES_PER_INSTANT = 1_000
+# Workloads that preempt one another at one instant (eviction delays of 0): once the workloads changed at the instant
+# come back to the same phases and pools a third time, the instant is a livelock (`_settle`).
+LIVELOCK_REPEATS = 3
+# A guard on a whole run: events handled per workload (a normal run handles a few dozen). Reaching it ends the run,
+# reported (`limits`).
+MAX_EVENTS_PER_WORKLOAD = 2_000
 
 
 @dataclass
@@ -174,6 +180,10 @@ class Simulation:
         # Trees (root names) whose inadmissible workloads are due to be requeued (timing: Kueue's batch period).
         self.requeue_batch = INADMISSIBLE_REQUEUE_BATCH_SECONDS
         self.requeue_due: set[int] = set()  # id of the root
+        # Trees (root ids) held after a livelock at one instant: their requeues alone do not run the scheduler again,
+        # the next other event does (`_settle`).
+        self.held: set[int] = set()
+        self.livelocks: set[frozenset[str]] = set()
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -190,12 +200,26 @@ class Simulation:
                     self._push(start, "capacity", pool.name)
             if pool.calendar_end is not None and pool.calendar_end > 0:
                 self._push(pool.calendar_end, "calendar-end", pool.name)
+        budget = MAX_EVENTS_PER_WORKLOAD * max(1, len(self.order))
         while self.heap:
             self.now = self.heap[0][0]
+            moved = False  # an event that changed something, other than a held tree's requeue
             while self.heap and self.heap[0][0] == self.now:
                 _, _, kind, subject, token = heapq.heappop(self.heap)
-                getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
+                budget -= 1
+                changed = getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
+                if changed is not False and not (kind == "requeue" and self._held(subject)):
+                    moved = True
+            if self.held and not moved:
+                continue  # a livelock held: only its own requeues and stale timers came (`_settle`)
+            self.held.clear()
             self._settle()
+            if budget <= 0 and self.heap:
+                self.limits.append({
+                    "limit": "MAX_EVENTS_PER_WORKLOAD", "value": MAX_EVENTS_PER_WORKLOAD, "at": self.now,
+                    "message": f"the run handled {MAX_EVENTS_PER_WORKLOAD} events per workload; the simulation "
+                               "stopped here (workloads not finished by now have no finish time)"})
+                break
         # The scenario ends with its last workload event (capacity steps after it change nothing).
         end = max((e.time for e in self.events), default=0.0)
         nodes = {name: p.samples for name, p in self.placement.items()}
@@ -212,12 +236,15 @@ class Simulation:
         # few API round trips); without this the two could take the quota from each other forever at one instant.
         # Victims with running pods keep their quota until their pods have terminated (a later event).
         released: list[_State] = []
+        changed: dict[str, None] = {}  # workloads preempted or admitted at this instant, in order
+        seen: dict[tuple, int] = {}
         for _ in range(MAX_CYCLES_PER_INSTANT):
             started = self._provision()
             result = self.scheduler.cycle(self.now)
             victims, evicting = [], False
             for target, preemptor in result.preempted:
                 state = self.states[target.workload.name]
+                changed[target.workload.name] = None
                 if state.phase == "terminating":
                     continue  # evicted already: Kueue's IssuePreemptions skips it, the preemptor waits for it
                 reason = f"{target.reason} by {preemptor.name} ({preemptor.cluster_queue})"
@@ -226,18 +253,54 @@ class Simulation:
                 else:
                     evicting = True
             for entry in result.admitted:
+                changed[entry.workload.name] = None
                 self._reserved(self.states[entry.workload.name])
-            for state in released:
-                if state.phase == "pending":
-                    self.scheduler.submit(state.planned.workload)
-            requeued, released = bool(released), victims
+            requeued = bool(released)
+            self._resubmit(released)
+            released = victims
             if not (started or result.admitted or result.inadmissible or result.set_aside_quietly or requeued
                     or released or evicting):
                 return
+            if victims:
+                # With eviction delays of 0 a victim can come back and preempt its preemptor at the same instant,
+                # as fast as Kueue's API round trips allow (kueue#7101). The same phases and pools coming back
+                # again and again is that loop: hold it as it stands until something else happens.
+                key = tuple((name, s.phase, s.pool, s.pods) for name in changed for s in (self.states[name],))
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] >= LIVELOCK_REPEATS:
+                    self._resubmit(released)
+                    self._hold(list(changed))
+                    return
+        self._resubmit(released)
         self.limits.append({
             "limit": "MAX_CYCLES_PER_INSTANT", "value": MAX_CYCLES_PER_INSTANT, "at": self.now,
             "message": f"{MAX_CYCLES_PER_INSTANT} scheduling cycles at one instant still changed something; the "
                        "simulator moved on to the next event (admissions may be missing at this instant)"})
+
+    def _resubmit(self, released: list[_State]) -> None:
+        for state in released:
+            if state.phase == "pending":
+                self.scheduler.submit(state.planned.workload)
+        released.clear()
+
+    def _held(self, queue: str) -> bool:
+        return id(self.cluster.queues[queue].root()) in self.held
+
+    def _hold(self, names: list[str]) -> None:
+        """A livelock at one instant: its trees are held until an event other than their own requeues (reported
+        once per set of workloads)."""
+        for name in names:
+            self.held.add(id(self.cluster.queues[self.states[name].planned.workload.cluster_queue].root()))
+        members = frozenset(names)
+        if members in self.livelocks:
+            return
+        self.livelocks.add(members)
+        shown = ", ".join(sorted(members)[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
+        self.limits.append({
+            "limit": "LIVELOCK_REPEATS", "value": LIVELOCK_REPEATS, "at": self.now,
+            "message": f"{shown} preempt one another at one instant without end (eviction delays of 0: Kueue would "
+                       "repeat this as fast as its API allows); the simulator holds them as they are until the next "
+                       "event"})
 
     # -- event handlers ---------------------------------------------------------------------------------------
 
@@ -247,14 +310,15 @@ class Simulation:
         self.scheduler.submit(state.planned.workload)
         self.events.append(SimEvent(self.now, name, "submitted"))
 
-    def _on_finish(self, name: str, token: int) -> None:
+    def _on_finish(self, name: str, token: int) -> bool:
         state = self.states[name]
         if state.token != token or state.phase != "running":
-            return  # preempted or evicted since this completion was scheduled
+            return False  # preempted or evicted since this completion was scheduled
         state.phase = "finished"
         state.outcome.finished = self.now
         self._release(state, "finished")
         self.events.append(SimEvent(self.now, name, "finished", state.pool))
+        return True
 
     def _on_capacity(self, pool: str, token: int) -> None:
         """What the pool can have changes: nothing for Kueue's quota; the settle that follows starts workloads that
@@ -278,23 +342,29 @@ class Simulation:
         return f"topology: {pool} has no room now for its {pods} pods in {how} {topology.level}"
 
     def _topology_changed(self, pool: str | None) -> None:
-        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again
-        (Kueue's TAS cache sends them back to their queues as nodes and pods change)."""
+        """Room on a topology-aware pool's nodes changed: workloads set aside for want of a domain compete again.
+        Kueue's TAS flavor reconciler asks for every active ClusterQueue's inadmissible workloads
+        (NotifyRetryInadmissible, pkg/controller/tas/resource_flavor.go @ v0.19.2), through the same batched
+        requeue per cohort tree as a release of quota (gkecap.simulate.timing)."""
         if self.topology_requests and pool is not None and self.pools[pool].topology_aware:
-            self.scheduler.requeue_inadmissible()
+            roots: set[int] = set()
+            for name, queue in self.cluster.queues.items():
+                if id(queue.root()) not in roots:
+                    roots.add(id(queue.root()))
+                    self._notify_requeue(name)
 
     def _on_nodes(self, pool: str, token: int) -> None:
         """Nodes of an autoscaled pool come up, or an empty one is due to be removed."""
         self.wakeups.discard((self.now, pool))
         self.placement[pool].touch()
 
-    def _on_pods_ready(self, name: str, token: int) -> None:
+    def _on_pods_ready(self, name: str, token: int) -> bool:
         """waitForPodsReady's timeout: a workload admitted this long ago whose pods do not all run is evicted and
         requeued after Kueue's back-off (UpdateRequeueState, pkg/workload/workload.go @ v0.19.2: base x 2^(n-1),
         at most the maximum; no limit on the count: gkecap sets none)."""
         state = self.states[name]
         if state.token != token or state.phase != "reserved" or self.pods_ready is None:
-            return
+            return False
         state.requeues += 1
         state.outcome.evictions += 1
         delay = min(self.pods_ready.backoff_base * 2.0 ** min(state.requeues - 1, 62), self.pods_ready.backoff_max)
@@ -309,9 +379,10 @@ class Simulation:
             state.phase = "stranded"
             self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + (
                 f"{pool.name} never has the nodes again: requeued forever without running")))
-            return
+            return True
         self.events.append(SimEvent(self.now, name, "evicted", pool.name, reason=reason + f"requeued in {delay:g} s"))
         self._push(self.now + delay, "retry", name, state.token)
+        return True
 
     def _on_calendar_end(self, pool: str, token: int) -> None:
         for state in [s for s in self.states.values() if s.pool == pool and s.phase in ("reserved", "running")]:
@@ -336,17 +407,19 @@ class Simulation:
             self.requeue_due.add(root)
             self._push(self.now + self.requeue_batch, "requeue", queue)
 
-    def _on_retry(self, name: str, token: int) -> None:
+    def _on_retry(self, name: str, token: int) -> bool:
         state = self.states[name]
-        if state.token == token and state.phase == "backoff":
-            state.phase = "pending"
-            self.scheduler.submit(state.planned.workload)
+        if state.token != token or state.phase != "backoff":
+            return False
+        state.phase = "pending"
+        self.scheduler.submit(state.planned.workload)
+        return True
 
-    def _on_terminated(self, name: str, token: int) -> None:
+    def _on_terminated(self, name: str, token: int) -> bool:
         """A preempted workload's pods are gone: it gives back its nodes and quota and is requeued."""
         state = self.states[name]
         if state.token != token or state.phase != "terminating":
-            return
+            return False
         w = state.planned.workload
         self._release(state, "preempted")
         self.cluster.mark_evicted(w, False)
@@ -356,6 +429,7 @@ class Simulation:
         else:
             state.phase = "pending"
             self.scheduler.submit(w)
+        return True
 
     # -- transitions ------------------------------------------------------------------------------------------
 

@@ -162,3 +162,35 @@ def test_evicting_each_other_once_is_not_a_cycle():
 def test_a_chain_of_preemptions_is_not_a_cycle():
     events = [_preempted(0, "x", "y"), _preempted(30, "y", "z"), _preempted(60, "x", "z"), _preempted(90, "x", "y")]
     assert find_cycles(events, TEAMS) == []
+
+
+def _livelock():
+    data = yaml.safe_load((DATA / "livelock.yaml").read_text())
+    model = derive(load_environment(data["environment"], now=NOW))
+    return model, kueue_objects(model), WorkloadsFile.model_validate(data["workloads"])
+
+
+def test_a_livelock_at_one_instant_is_held_reported_and_the_run_ends():
+    # Without eviction delays a victim can take its quota back at the same instant, as fast as Kueue's API allows;
+    # the simulator holds the loop as it stands until another event (it used to replay it every second, forever).
+    result = simulate_environment(*_livelock())
+    [limit] = [limit for limit in result.limits if limit["limit"] == "LIVELOCK_REPEATS"]
+    assert limit["at"] == 6961 and {"w3", "w21", "w25"} <= set(limit["message"].replace(",", " ").split())
+    per_instant = collections.Counter(e.time for e in result.events if e.event == "preempted")
+    assert max(per_instant.values()) < 100  # not engine.MAX_CYCLES_PER_INSTANT's 1,000 at every second
+
+
+def test_a_held_livelock_resumes_with_the_next_event_and_its_workloads_finish():
+    result = simulate_environment(*_livelock())
+    admitted_later = {e.workload for e in result.events if e.event == "admitted" and e.time > 6961}
+    assert {"w3", "w21", "w25"} <= admitted_later
+    # Every workload that ever got quota finishes (the others never fit: 16 GPUs beyond their teams' reach).
+    assert all(w.finished is not None for w in result.workloads if w.admitted is not None)
+
+
+def test_the_event_guard_ends_a_run_and_says_so(monkeypatch):
+    monkeypatch.setattr(engine, "MAX_EVENTS_PER_WORKLOAD", 2)
+    result = simulate_environment(*_reproduction("one-priority"))
+    [limit] = [limit for limit in result.limits if limit["limit"] == "MAX_EVENTS_PER_WORKLOAD"]
+    assert limit["value"] == 2 and "stopped" in limit["message"]
+    assert any(w.finished is None for w in result.workloads)
