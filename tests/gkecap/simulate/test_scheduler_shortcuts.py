@@ -224,7 +224,69 @@ def test_nominations_from_repeated_states_change_no_outcome_under_contention(mon
         schedulers.append(self.scheduler)
 
     with switched(repeated_states=False):
-        plain = _contention(3, 40, fair_sharing)
+        plain = _contention(3, 100, fair_sharing)
     monkeypatch.setattr(Simulation, "__init__", init)
-    assert _contention(3, 40, fair_sharing) == plain
+    assert _contention(3, 100, fair_sharing) == plain
     assert schedulers[0].reused_nominations > 0, "no nomination came from an equal earlier state: not exercised"
+
+
+def _within_queue_preemption():
+    """One queue of 2 GPUs whose higher-priority arrival preempts within the queue: Kueue takes the most recently
+    admitted of two equal candidates (CandidatesOrdering)."""
+    from testkit.kueue_sim import build_cluster, cq, wl
+
+    from gkecap.simulate.scheduler import Scheduler
+
+    cluster = build_cluster([cq("q", groups=[{"f": {"gpu": "2"}}], within="LowerPriority")])
+    scheduler = Scheduler(cluster)
+    a, b = wl("a", "q", {"gpu": "1"}), wl("b", "q", {"gpu": "1"})
+    preemptor = wl("p", "q", {"gpu": "1"}, priority=10)
+    return cluster, scheduler, a, b, preemptor
+
+
+def _admit(cluster, *workloads, at: float) -> None:
+    for w in workloads:
+        w.flavors, w.reserved_at = [{"gpu": "f"}], at
+        cluster.add_workload(w)
+        at += 1
+
+
+def _target(scheduler, preemptor) -> str:
+    [target] = scheduler._nominate(preemptor, 100.0).targets
+    return target.workload.name
+
+
+def test_an_equal_state_is_equal_in_the_order_of_admission_too():
+    cluster, scheduler, a, b, preemptor = _within_queue_preemption()
+    _admit(cluster, a, b, at=1.0)
+    assert _target(scheduler, preemptor) == "b"
+    for evicted in (True, False):  # the same content again: its answers are kept from now on
+        cluster.mark_evicted(a, evicted)
+    assert _target(scheduler, preemptor) == "b"
+    for w in (a, b):
+        cluster.remove_workload(w)
+    _admit(cluster, b, a, at=10.0)  # the same workloads, admitted in the other order
+    assert _target(scheduler, preemptor) == "a"
+    assert scheduler.reused_nominations == 0
+
+
+def test_an_equal_state_answers_from_its_second_visit():
+    cluster, scheduler, a, b, preemptor = _within_queue_preemption()
+    _admit(cluster, a, b, at=1.0)
+    for _ in range(3):
+        cluster.mark_evicted(a, True)
+        cluster.mark_evicted(a, False)
+        assert _target(scheduler, preemptor) == "b"
+    assert scheduler.reused_nominations == 1
+
+
+def test_an_evicted_mark_makes_another_state():
+    # Candidates being evicted come first: with `a` marked, `a` is the target although `b` is newer.
+    cluster, scheduler, a, b, preemptor = _within_queue_preemption()
+    _admit(cluster, a, b, at=1.0)
+    for _ in range(2):
+        cluster.mark_evicted(b, True)
+        cluster.mark_evicted(b, False)
+        assert _target(scheduler, preemptor) == "b"
+    cluster.mark_evicted(a, True)
+    assert _target(scheduler, preemptor) == "a"
