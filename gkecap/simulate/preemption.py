@@ -34,9 +34,12 @@ from gkecap.simulate.quota_tree import (
     compare_shares,
     dominant_resource_share,
     quantities_fit_in_quota,
+    share_order,
     within_nominal,
 )
 from gkecap.simulate.shortcuts import SHORTCUTS
+
+NEGATIVE_ORDER = share_order(NEGATIVE_SHARE)  # below every share
 
 # Preemption reasons, as Kueue writes them in the Preempted condition.
 IN_CLUSTER_QUEUE = "InClusterQueue"
@@ -368,35 +371,42 @@ class _QueueOrdering:
                 yield target
 
     def _next(self, cohort: Cohort) -> QuotaNode | None:
-        best_queue, best_queue_share = None, NEGATIVE_SHARE
+        # Shares are compared by share_order, whose comparison is compare_shares's (one key per node, not a call
+        # per pair: this walk runs once per target tried, over every queue holding candidates).
+        best_queue, best_queue_share = None, NEGATIVE_ORDER
         key = candidate_order_key(self.preemptor_queue.name, self.ctx.now)
+        pruned, targets = self.pruned_queues, self.targets
         for queue in self.queues_with.get(id(cohort), ()):
-            if queue.name in self.pruned_queues:
+            if queue.name in pruned:
                 continue
-            if not self.has_workload(queue):
-                self.pruned_queues.add(queue.name)
+            if not targets.get(queue.name):
+                pruned.add(queue.name)
                 continue
             share = dominant_resource_share(queue)
             if not share.borrowing and queue is not self.preemptor_queue:
-                self.pruned_queues.add(queue.name)
-            elif best_queue is not None and compare_shares(share, best_queue_share) == 0:
-                if key(self.targets[queue.name][0]) < key(self.targets[best_queue.name][0]):
+                pruned.add(queue.name)
+                continue
+            order = share_order(share)
+            if best_queue is not None and order == best_queue_share:
+                if key(targets[queue.name][0]) < key(targets[best_queue.name][0]):
                     best_queue = queue
-            elif compare_shares(share, best_queue_share) == 1:
-                best_queue, best_queue_share = queue, share
-        best_cohort, best_cohort_share = None, NEGATIVE_SHARE
+            elif order > best_queue_share:
+                best_queue, best_queue_share = queue, order
+        best_cohort, best_cohort_share = None, NEGATIVE_ORDER
         for child in self.cohorts_with.get(id(cohort), ()):
             if id(child) in self.pruned_cohorts:
                 continue
             share = dominant_resource_share(child)
             if not share.borrowing and id(child) not in self.ancestors:
                 self.pruned_cohorts.add(id(child))
-            elif compare_shares(share, best_cohort_share) >= 0:
-                best_cohort, best_cohort_share = child, share
+                continue
+            order = share_order(share)
+            if order >= best_cohort_share:
+                best_cohort, best_cohort_share = child, order
         if best_cohort is None and best_queue is None:
             self.pruned_cohorts.add(id(cohort))
             return None
-        if best_cohort is not None and compare_shares(best_cohort_share, best_queue_share) >= 0:
+        if best_cohort is not None and best_cohort_share >= best_queue_share:
             return self._next(best_cohort)
         return best_queue
 

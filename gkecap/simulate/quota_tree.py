@@ -272,6 +272,14 @@ def compare_shares(a: Share, b: Share) -> int:
     return (x > y) - (x < y)
 
 
+def share_order(share: Share) -> tuple:
+    """A sort key that orders shares as compare_shares does: a zero-weight queue that borrows after every other,
+    among them by ratio; the rest by weighted share (compare_shares(a, b) is the sign of comparing their keys)."""
+    if share.zero_weight_borrows():
+        return (1, share.ratio)
+    return (0, share.weighted())
+
+
 def dominant_resource_share(node: QuotaNode, request: dict[FlavorResource, int] | None = None) -> Share:
     if not SHORTCUTS.memoised_facts:
         return _dominant_resource_share(node, request or None)

@@ -29,6 +29,7 @@ from gkecap.simulate.quota_tree import (
     Share,
     available,
     dominant_resource_share,
+    share_order,
     usage_path,
 )
 from gkecap.simulate.scan_progress import ScanProgress, outdated
@@ -710,14 +711,6 @@ def _root_child(queue: QuotaNode) -> QuotaNode:
     while node.parent is not None and node.parent.parent is not None:
         node = node.parent
     return node
-
-
-def share_order(share: Share) -> tuple:
-    """A sort key that orders shares as compare_shares does: a zero-weight queue that borrows after every other,
-    among them by ratio; the rest by weighted share."""
-    if share.zero_weight_borrows():
-        return (1, share.ratio)
-    return (0, share.weighted())
 
 
 def evict(cluster: Cluster, workload: Workload) -> None:
