@@ -137,9 +137,20 @@ class PreemptionContext:
 
 
 def get_targets(ctx: PreemptionContext) -> list[Target]:
-    if ctx.cluster.fair_sharing:
-        return fair_preemptions(ctx)
-    return classical_preemptions(ctx)
+    """The preemption targets, asked once per nomination and question: the flavor assigner's oracle and the search
+    for the nomination's targets ask the same question (same usage, same needed flavor-resources) on the same
+    snapshot (every what-if change between them is undone), so the second is the first's answer."""
+    memo = ctx.candidates_memo
+    key = None
+    if memo is not None and SHORTCUTS.memoised_facts:
+        key = ("targets", tuple(sorted(ctx.usage.items())), frozenset(ctx.needs_preemption))
+        known = memo.get(key)
+        if known is not None:
+            return list(known)
+    targets = fair_preemptions(ctx) if ctx.cluster.fair_sharing else classical_preemptions(ctx)
+    if key is not None:
+        memo[key] = tuple(targets)  # type: ignore[index]
+    return targets
 
 
 # --- classical ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
   (`Scheduler._repeated_state`): preemption loops and the walks between their steps come back to the same states.
 - `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
   shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
-  almost-lowest common ancestors, preemption candidates per nomination.
+  almost-lowest common ancestors, preemption candidates and targets per nomination.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
