@@ -60,3 +60,18 @@ def test_a_document_of_another_version_is_refused_by_the_schema():
     document = _document(["policies"])
     document["schemaVersion"] = "2.0"
     assert list(_validator("policies").iter_errors(document))
+
+
+def test_cycles_and_limits_validate_against_the_schema(tmp_path):
+    # The drawn livelock (issue 29's cycles, and a safety limit reached): both lists are filled.
+    import yaml
+
+    data = yaml.safe_load((REPO / "tests/gkecap/simulate/data/cycles/livelock.yaml").read_text())
+    config = tmp_path / "Pulumi.livelock.yaml"
+    config.write_text(yaml.safe_dump({"config": {"gkecap:environment": data["environment"]}}))
+    workloads = tmp_path / "workloads.yaml"
+    workloads.write_text(yaml.safe_dump(data["workloads"]))
+    document = _document(["simulate", "--config", str(config), "--workloads", str(workloads)])
+    assert document["cycles"] and [limit["limit"] for limit in document["limits"]] == ["LIVELOCK_REPEATS"]
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _validator("simulate").iter_errors(document)]
+    assert errors == []
