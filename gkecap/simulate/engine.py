@@ -265,7 +265,9 @@ class Simulation:
                 # With eviction delays of 0 a victim can come back and preempt its preemptor at the same instant,
                 # as fast as Kueue's API round trips allow (kueue#7101). The same phases and pools coming back
                 # again and again is that loop: hold it as it stands until something else happens.
-                key = tuple((name, s.phase, s.pool, s.pods) for name in changed for s in (self.states[name],))
+                # With each one's flavor-scan progress: a workload that resumes at its next flavor is not looping.
+                key = tuple((name, s.phase, s.pool, s.pods, self._scan_key(name))
+                            for name in changed for s in (self.states[name],))
                 seen[key] = seen.get(key, 0) + 1
                 if seen[key] >= LIVELOCK_REPEATS:
                     self._resubmit(released)
@@ -282,6 +284,10 @@ class Simulation:
             if state.phase == "pending":
                 self.scheduler.submit(state.planned.workload)
         released.clear()
+
+    def _scan_key(self, name: str) -> tuple | None:
+        progress = self.scheduler.scan_progress(name)
+        return None if progress is None else tuple(tuple(sorted(t.items())) for t in progress.tried)
 
     def _held(self, queue: str) -> bool:
         return id(self.cluster.queues[queue].root()) in self.held
