@@ -184,6 +184,7 @@ class Simulation:
         # the next other event does (`_settle`).
         self.held: set[int] = set()
         self.livelocks: set[frozenset[str]] = set()
+        self.unsettled = False  # the last settle stopped at MAX_CYCLES_PER_INSTANT with progress still to make
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -204,16 +205,23 @@ class Simulation:
         while self.heap:
             self.now = self.heap[0][0]
             moved = False  # an event that changed something, other than a held tree's requeue
+            live = False  # an event that was not a stale timer
             while self.heap and self.heap[0][0] == self.now:
                 _, _, kind, subject, token = heapq.heappop(self.heap)
                 budget -= 1
                 changed = getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
-                if changed is not False and not (kind == "requeue" and self._held(subject)):
-                    moved = True
+                if changed is not False:
+                    live = True
+                    if not (kind == "requeue" and self._held(subject)):
+                        moved = True
             if self.held and not moved:
                 continue  # a livelock held: only its own requeues and stale timers came (`_settle`)
-            self.held.clear()
-            self._settle()
+            if live or self.unsettled:
+                self.held.clear()
+                self._settle()
+            # else only stale timers came (a completion, timeout or retry of a workload that moved on): nothing
+            # changed since the last settle, which ended without progress (else `unsettled`), so Kueue has no
+            # reason to run a cycle.
             if budget <= 0 and self.heap:
                 self.limits.append({
                     "limit": "MAX_EVENTS_PER_WORKLOAD", "value": MAX_EVENTS_PER_WORKLOAD, "at": self.now,
@@ -238,6 +246,7 @@ class Simulation:
         released: list[_State] = []
         changed: dict[str, None] = {}  # workloads preempted or admitted at this instant, in order
         seen: dict[tuple, int] = {}
+        self.unsettled = False
         for _ in range(MAX_CYCLES_PER_INSTANT):
             started = self._provision()
             result = self.scheduler.cycle(self.now)
@@ -274,6 +283,7 @@ class Simulation:
                     self._hold(list(changed))
                     return
         self._resubmit(released)
+        self.unsettled = True
         self.limits.append({
             "limit": "MAX_CYCLES_PER_INSTANT", "value": MAX_CYCLES_PER_INSTANT, "at": self.now,
             "message": f"{MAX_CYCLES_PER_INSTANT} scheduling cycles at one instant still changed something; the "
