@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from gkecap.simulate.cluster import (
     ANY,
@@ -192,33 +192,42 @@ def _from_queue(ctx: PreemptionContext, queue: ClusterQueue, lca: Cohort | None,
     return result
 
 
-def _collect_in_subtree(ctx: PreemptionContext, cohort: Cohort, subtree_root: Cohort, skip: Cohort | None,
-                        advantage: bool, result: list[_Candidate]) -> None:
+def _queues_in_subtree(ctx: PreemptionContext, cohort: Cohort, skip: Cohort | None, result: list) -> None:
+    """collectCandidatesInSubtree's walk: the queues of the subtree above their nominal quota, not descending into
+    `skip` nor into a cohort within its nominal quota."""
+    needs = ctx.needs_preemption
     for child in cohort.child_cohorts:
-        if child is skip or within_nominal(child, ctx.needs_preemption):
+        if child is skip or within_nominal(child, needs):
             continue
-        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
+        _queues_in_subtree(ctx, child, skip, result)
     for queue in cohort.child_queues:
-        if queue is ctx.queue:
-            continue
-        if not within_nominal(queue, ctx.needs_preemption):
-            result.extend(_from_queue(ctx, queue, subtree_root, advantage))  # type: ignore[arg-type]
+        if queue is not ctx.queue and not within_nominal(queue, needs):
+            result.append(queue)
+
+
+def _candidate_queues(ctx: PreemptionContext) -> Iterator[tuple[ClusterQueue, Cohort, bool]]:
+    """The other queues whose workloads may be candidates, with the subtree root they are found under (their lowest
+    common ancestor with the preemptor's queue) and whether the preemptor has the hierarchical advantage there."""
+    queue = ctx.queue
+    if queue.parent is None or queue.preemption.reclaim_within_cohort == NEVER:
+        return
+    previous = None
+    advantage, remaining = quantities_fit_in_quota(queue, ctx.usage)
+    for subtree_root in queue.path_to_root():
+        found: list[ClusterQueue] = []
+        _queues_in_subtree(ctx, subtree_root, previous, found)
+        for other in found:
+            yield other, subtree_root, advantage
+        fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
+        advantage = advantage or fits
+        previous = subtree_root
 
 
 def _hierarchical_candidates(ctx: PreemptionContext) -> tuple[list[_Candidate], list[_Candidate]]:
     hierarchy: list[_Candidate] = []
     priority: list[_Candidate] = []
-    queue = ctx.queue
-    if queue.parent is None or queue.preemption.reclaim_within_cohort == NEVER:
-        return hierarchy, priority
-    previous = None
-    advantage, remaining = quantities_fit_in_quota(queue, ctx.usage)
-    for subtree_root in queue.path_to_root():
-        target = hierarchy if advantage else priority
-        _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage, target)
-        fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
-        advantage = advantage or fits
-        previous = subtree_root
+    for queue, lca, advantage in _candidate_queues(ctx):
+        (hierarchy if advantage else priority).extend(_from_queue(ctx, queue, lca, advantage))
     return hierarchy, priority
 
 
@@ -264,15 +273,68 @@ def _under_nominal(ctx: PreemptionContext) -> bool:
     return all(ctx.queue.quota(fr).nominal > ctx.queue.usage.get(fr, 0) for fr in ctx.needs_preemption)
 
 
-def classical_preemptions(ctx: PreemptionContext) -> list[Target]:
-    iterator = _CandidateIterator(ctx)
+def _attempts(ctx: PreemptionContext, no_other: bool, no_hierarchical: bool) -> list[bool]:
+    """classicalPreemptions' attempts, in order: whether each lets the preemptor borrow."""
     forbidden = ctx.queue.preemption.borrow_within_cohort == NEVER
-    if iterator.no_candidate_from_other_queues or (forbidden and not _under_nominal(ctx)):
-        attempts = [True]
-    elif forbidden and iterator.no_candidate_for_hierarchical_reclaim:
-        attempts = [False, True]
-    else:
-        attempts = [True, False]
+    if no_other or (forbidden and not _under_nominal(ctx)):
+        return [True]
+    if forbidden and no_hierarchical:
+        return [False, True]
+    return [True, False]
+
+
+def _classical_hopeless(ctx: PreemptionContext) -> bool:
+    """Whether no attempt can fit even after evicting every candidate it may take (`bounded_search`), so that the
+    search, which evicts candidates one by one until the preemptor fits, finds no targets.
+
+    Sound because an eviction only frees quota: what the preemptor's queue can use grows by at most the usage
+    evicted (quota_tree.available grows by at most what is removed anywhere in the tree) and its own usage falls by
+    at most what its own candidates hold; an attempt takes a subset of the candidates counted here (it also skips
+    those whose queue came back within nominal meanwhile, `_CandidateIterator._valid`)."""
+    queue, usage, preemptor = ctx.queue, ctx.usage, ctx.preemptor
+    own = dict.fromkeys(usage, 0)
+    while_borrowing, without_borrowing = dict(own), dict(own)
+    seen: list[Workload] = []
+    if queue.preemption.within_cluster_queue != NEVER:
+        policy = queue.preemption.within_cluster_queue
+        for w in queue.workloads.values():
+            if uses_resources(w, ctx.needs_preemption) and satisfies_policy(preemptor, w, policy):
+                seen.append(w)
+                _add_held(own, w)
+    no_other, no_hierarchical = True, True
+    for other, _, advantage in _candidate_queues(ctx):
+        for w in other.workloads.values():
+            variant = _classify(ctx, w, advantage)
+            if variant == _NEVER:
+                continue
+            seen.append(w)
+            no_other = False
+            no_hierarchical = no_hierarchical and not advantage
+            _add_held(without_borrowing if variant == _RECLAIM_WITHOUT_BORROWING else while_borrowing, w)
+    ctx.read_candidates(seen, shares=False)
+    for borrow in _attempts(ctx, no_other, no_hierarchical):
+        for fr, value in usage.items():
+            freed = own[fr] + while_borrowing[fr] + (0 if borrow else without_borrowing[fr])
+            if not borrow and queue.borrowing_with(fr, value - own[fr]):
+                break
+            if value > max(0, available(queue, fr) + freed):
+                break
+        else:
+            return False  # this attempt might fit
+    return True
+
+
+def _add_held(totals: dict[FlavorResource, int], w: Workload) -> None:
+    held = w.usage()
+    for fr in totals:
+        totals[fr] += held.get(fr, 0)
+
+
+def classical_preemptions(ctx: PreemptionContext) -> list[Target]:
+    if SHORTCUTS.bounded_search and _classical_hopeless(ctx):
+        return []
+    iterator = _CandidateIterator(ctx)
+    attempts = _attempts(ctx, iterator.no_candidate_from_other_queues, iterator.no_candidate_for_hierarchical_reclaim)
     cluster = ctx.cluster
     for borrowing in attempts:
         targets: list[Target] = []
@@ -571,12 +633,26 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
     return True
 
 
+def _fair_hopeless(ctx: PreemptionContext, candidates: list[Workload]) -> bool:
+    """Whether the preemptor cannot fit even with every candidate evicted (`bounded_search`): a fair-sharing search
+    tests fits with borrowing allowed on the state without the preemptor (fits_for_fair_sharing), and each eviction
+    frees at most the candidate's usage (see _CandidateIterator.hopeless)."""
+    freed = dict.fromkeys(ctx.usage, 0)
+    for w in candidates:
+        held = w.usage()
+        for fr in freed:
+            freed[fr] += held.get(fr, 0)
+    return any(value > max(0, available(ctx.queue, fr) + freed[fr]) for fr, value in ctx.usage.items())
+
+
 def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
     candidates = _candidates_once(ctx)
     if not candidates:
         return []
     ctx.read_candidates(candidates, shares=True)
+    if SHORTCUTS.bounded_search and _fair_hopeless(ctx, candidates):
+        return []
     candidates.sort(key=candidate_order_key(ctx.queue.name, ctx.now))
     cluster = ctx.cluster
     cluster.add_usage(ctx.queue, ctx.usage)

@@ -206,7 +206,11 @@ def quantities_fit_in_quota(node: QuotaNode, requests: dict[FlavorResource, int]
 
 
 def within_nominal(node: QuotaNode, frs: set[FlavorResource]) -> bool:
-    return all(node.subtree_quota.get(fr, 0) >= node.usage.get(fr, 0) for fr in frs)
+    quota, usage = node.subtree_quota, node.usage
+    for fr in frs:  # a loop, not all(...): called for every queue of a tree in every preemption search
+        if quota.get(fr, 0) < usage.get(fr, 0):
+            return False
+    return True
 
 
 def compute_subtree(root: Cohort) -> None:

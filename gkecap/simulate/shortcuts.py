@@ -18,6 +18,9 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
 - `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
   shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
   almost-lowest common ancestors, preemption candidates and targets per nomination.
+- `bounded_search`: a preemption search answers "no targets" without trying its candidates one by one when the
+  preemptor could not fit even with all of them evicted (`preemption._classical_hopeless`,
+  `preemption._fair_hopeless`): under contention most heads are in that case.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
@@ -37,6 +40,7 @@ class Shortcuts:
     early_stop: bool = True
     repeated_states: bool = True
     memoised_facts: bool = True
+    bounded_search: bool = True
 
 
 SHORTCUTS = Shortcuts()

@@ -290,3 +290,49 @@ def test_an_evicted_mark_makes_another_state():
         assert _target(scheduler, preemptor) == "b"
     cluster.mark_evicted(a, True)
     assert _target(scheduler, preemptor) == "a"
+
+
+# --- preemption searches bounded by everything their candidates hold (bounded_search) ------------------------------
+
+
+def _bound_checked(monkeypatch) -> list[str]:
+    """Wrap both bounds: wherever one says no attempt can fit, run the full search with the bound off and require
+    that it finds no target either. Returns the preemptors checked."""
+    checked: list[str] = []
+    for name, search in (("_classical_hopeless", "classical_preemptions"), ("_fair_hopeless", "fair_preemptions")):
+        original = getattr(preemption, name)
+
+        def bound_then_search(ctx, *args, _original=original, _search=search):
+            verdict = _original(ctx, *args)
+            if verdict:
+                with switched(bounded_search=False), ctx.cluster.tentative():
+                    assert getattr(preemption, _search)(ctx) == [], f"{ctx.preemptor.name}: the bound cut a search short"
+                checked.append(ctx.preemptor.name)
+            return verdict
+
+        monkeypatch.setattr(preemption, name, bound_then_search)
+    return checked
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(scenarios())
+def test_a_hopeless_search_finds_no_target_in_full(monkeypatch, scenario):
+    """Hierarchical cohorts, department quota, two flavors, priorities, fair sharing on and off (the scenarios above)."""
+    with monkeypatch.context() as patch:
+        _bound_checked(patch)
+        _run(*scenario)
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_a_hopeless_search_finds_no_target_in_full_under_contention(monkeypatch, fair_sharing):
+    checked = _bound_checked(monkeypatch)
+    _contention(4, 120, fair_sharing)
+    assert checked, "no search was bounded: not exercised"
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_bounded_searches_change_no_outcome_under_contention(fair_sharing):
+    with switched(bounded_search=False):
+        plain = _contention(4, 120, fair_sharing)
+    assert _contention(4, 120, fair_sharing) == plain
