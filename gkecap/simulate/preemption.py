@@ -10,6 +10,7 @@ two fair-sharing strategies, findCandidates, workloadFits), `classical/hierarchi
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
@@ -33,6 +34,7 @@ from gkecap.simulate.quota_tree import (
     available,
     compare_shares,
     dominant_resource_share,
+    over_nominal_children,
     quantities_fit_in_quota,
     share_order,
     within_nominal,
@@ -196,6 +198,14 @@ def _queues_in_subtree(ctx: PreemptionContext, cohort: Cohort, skip: Cohort | No
     """collectCandidatesInSubtree's walk: the queues of the subtree above their nominal quota, not descending into
     `skip` nor into a cohort within its nominal quota."""
     needs = ctx.needs_preemption
+    if SHORTCUTS.over_nominal_index:
+        for child in over_nominal_children(cohort, needs):
+            if isinstance(child, Cohort):
+                if child is not skip:
+                    _queues_in_subtree(ctx, child, skip, result)
+            elif child is not ctx.queue:
+                result.append(child)
+        return
     for child in cohort.child_cohorts:
         if child is skip or within_nominal(child, needs):
             continue
@@ -283,16 +293,14 @@ def _attempts(ctx: PreemptionContext, no_other: bool, no_hierarchical: bool) -> 
     return [True, False]
 
 
-def _classical_hopeless(ctx: PreemptionContext) -> bool:
-    """Whether no attempt can fit even after evicting every candidate it may take (`bounded_search`), so that the
-    search, which evicts candidates one by one until the preemptor fits, finds no targets.
-
-    Sound because an eviction only frees quota: what the preemptor's queue can use grows by at most the usage
-    evicted (quota_tree.available grows by at most what is removed anywhere in the tree) and its own usage falls by
-    at most what its own candidates hold; an attempt takes a subset of the candidates counted here (it also skips
-    those whose queue came back within nominal meanwhile, `_CandidateIterator._valid`)."""
-    queue, usage, preemptor = ctx.queue, ctx.usage, ctx.preemptor
-    own = dict.fromkeys(usage, 0)
+def _candidate_totals(ctx: PreemptionContext) -> tuple[dict[FlavorResource, int], dict[FlavorResource, int],
+                                                       dict[FlavorResource, int], bool, bool]:
+    """What the classical candidates hold of the preemptor's flavor-resources: (those of its own queue, those of
+    other queues an attempt that borrows may take, those only an attempt that does not borrow may take), and
+    whether there is no candidate in other queues, and none with the hierarchical advantage (_CandidateIterator's
+    flags). The candidates are read as the iterator reads them (`read_candidates`)."""
+    queue, preemptor = ctx.queue, ctx.preemptor
+    own = dict.fromkeys(ctx.usage, 0)
     while_borrowing, without_borrowing = dict(own), dict(own)
     seen: list[Workload] = []
     if queue.preemption.within_cluster_queue != NEVER:
@@ -303,6 +311,12 @@ def _classical_hopeless(ctx: PreemptionContext) -> bool:
                 _add_held(own, w)
     no_other, no_hierarchical = True, True
     for other, _, advantage in _candidate_queues(ctx):
+        totals = _held_by_priority(ctx, other) if SHORTCUTS.memoised_facts else None
+        if totals is not None:  # summed by priority (the queue's workloads all have an admission time)
+            found = _add_totals(ctx, totals, advantage, while_borrowing, without_borrowing)
+            no_other = no_other and not found
+            no_hierarchical = no_hierarchical and not (found and advantage)
+            continue
         for w in other.workloads.values():
             variant = _classify(ctx, w, advantage)
             if variant == _NEVER:
@@ -312,6 +326,19 @@ def _classical_hopeless(ctx: PreemptionContext) -> bool:
             no_hierarchical = no_hierarchical and not advantage
             _add_held(without_borrowing if variant == _RECLAIM_WITHOUT_BORROWING else while_borrowing, w)
     ctx.read_candidates(seen, shares=False)
+    return own, while_borrowing, without_borrowing, no_other, no_hierarchical
+
+
+def _classical_hopeless(ctx: PreemptionContext) -> bool:
+    """Whether no attempt can fit even after evicting every candidate it may take (`bounded_search`), so that the
+    search, which evicts candidates one by one until the preemptor fits, finds no targets.
+
+    Sound because an eviction only frees quota: what the preemptor's queue can use grows by at most the usage
+    evicted (quota_tree.available grows by at most what is removed anywhere in the tree) and its own usage falls by
+    at most what its own candidates hold; an attempt takes a subset of the candidates counted here (it also skips
+    those whose queue came back within nominal meanwhile, `_CandidateIterator._valid`)."""
+    queue, usage = ctx.queue, ctx.usage
+    own, while_borrowing, without_borrowing, no_other, no_hierarchical = _candidate_totals(ctx)
     for borrow in _attempts(ctx, no_other, no_hierarchical):
         for fr, value in usage.items():
             freed = own[fr] + while_borrowing[fr] + (0 if borrow else without_borrowing[fr])
@@ -321,6 +348,76 @@ def _classical_hopeless(ctx: PreemptionContext) -> bool:
                 break
         else:
             return False  # this attempt might fit
+    return True
+
+
+def _held_by_priority(ctx: PreemptionContext, queue: ClusterQueue) -> tuple | None:
+    """What the queue's workloads that use a needed flavor-resource hold of the preemptor's flavor-resources,
+    summed by priority: (priorities ascending, running sums per flavor-resource, [(priority, timestamp, held)]).
+    Kept on the queue until a workload comes or goes (`membership`); None when one of them has no admission time
+    (its candidacy makes the answer depend on the clock, `read_candidates`: counted one by one)."""
+    frs = tuple(ctx.usage)
+    key = (queue.membership, frozenset(ctx.needs_preemption), frs)
+    cached = queue.__dict__.get("_held_by_priority")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    rows = []
+    for w in queue.workloads.values():
+        if not uses_resources(w, ctx.needs_preemption):
+            continue
+        if w.reserved_at is None:
+            queue.__dict__["_held_by_priority"] = (key, None)
+            return None
+        usage = w.usage()
+        rows.append((w.priority, w.timestamp, tuple(usage.get(fr, 0) for fr in frs)))
+    rows.sort(key=lambda row: row[0])
+    sums: list[tuple[int, ...]] = []
+    running = (0,) * len(frs)
+    for _, _, amounts in rows:
+        running = tuple(a + b for a, b in zip(running, amounts))
+        sums.append(running)
+    totals = ([row[0] for row in rows], sums, rows)
+    queue.__dict__["_held_by_priority"] = (key, totals)
+    return totals
+
+
+def _add_totals(ctx: PreemptionContext, totals: tuple, advantage: bool, while_borrowing: dict[FlavorResource, int],
+                without_borrowing: dict[FlavorResource, int]) -> bool:
+    """_classify over a queue's workloads from their sums by priority: add what the candidates hold to the
+    variant's totals; whether there was any candidate."""
+    priorities, sums, rows = totals
+    preemption, preemptor = ctx.queue.preemption, ctx.preemptor
+    policy, p = preemption.reclaim_within_cohort, preemptor.priority
+
+    def below(limit: int) -> tuple[int, tuple[int, ...] | None]:  # (count, held) of the workloads below `limit`
+        n = bisect.bisect_left(priorities, limit)
+        return n, (sums[n - 1] if n else None)
+
+    if policy not in (ANY, LOWER_PRIORITY, LOWER_OR_NEWER_EQUAL_PRIORITY):
+        return False  # satisfies_policy accepts no candidate
+    if policy == ANY:
+        count, satisfying = len(rows), (sums[-1] if rows else None)
+    else:
+        count, satisfying = below(p)
+        if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:  # and of equal priority but newer than the preemptor
+            equal = [held for priority, timestamp, held in rows
+                     if priority == p and preemptor.timestamp < timestamp]
+            if equal:
+                count += len(equal)
+                satisfying = tuple(map(sum, zip(satisfying or (0,) * len(ctx.usage), *equal)))
+    if not count or satisfying is None:
+        return False
+    if advantage:
+        borrowing_part = satisfying
+    elif preemption.borrow_within_cohort == NEVER:
+        borrowing_part = None
+    else:
+        threshold = preemption.max_priority_threshold
+        borrowing_part = below(p if threshold is None else min(p, threshold + 1))[1]
+    for i, fr in enumerate(ctx.usage):
+        part = borrowing_part[i] if borrowing_part is not None else 0
+        while_borrowing[fr] += part
+        without_borrowing[fr] += satisfying[i] - part
     return True
 
 

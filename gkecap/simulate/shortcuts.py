@@ -21,6 +21,8 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
 - `bounded_search`: a preemption search answers "no targets" without trying its candidates one by one when the
   preemptor could not fit even with all of them evicted (`preemption._classical_hopeless`,
   `preemption._fair_hopeless`): under contention most heads are in that case.
+- `over_nominal_index`: preemption's walk of a cohort tree visits only the children above their nominal quota,
+  from an index kept up to date with usage (`quota_tree.over_nominal_children`); off, it tests every child.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
@@ -41,6 +43,7 @@ class Shortcuts:
     repeated_states: bool = True
     memoised_facts: bool = True
     bounded_search: bool = True
+    over_nominal_index: bool = True
 
 
 SHORTCUTS = Shortcuts()

@@ -336,3 +336,39 @@ def test_bounded_searches_change_no_outcome_under_contention(fair_sharing):
     with switched(bounded_search=False):
         plain = _contention(4, 120, fair_sharing)
     assert _contention(4, 120, fair_sharing) == plain
+
+
+def test_candidate_totals_by_priority_are_the_candidates_counted_one_by_one(monkeypatch):
+    """The classical bound sums what other queues' candidates hold from their sums by priority (memoised_facts);
+    it must be the sum over the candidates _classify accepts, variant by variant (threshold and policies included)."""
+    compared = []
+    original = preemption._candidate_totals
+
+    def both(ctx):
+        with switched(memoised_facts=False):
+            plain = original(ctx)
+        memoised = original(ctx)
+        assert memoised == plain, ctx.preemptor.name
+        compared.append(plain)
+        return memoised
+
+    monkeypatch.setattr(preemption, "_candidate_totals", both)
+    _contention(4, 120, False)
+    assert any(totals[1] != totals[2] and any(totals[1].values()) for totals in compared), "not exercised"
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(scenarios())
+def test_candidate_totals_by_priority_agree_in_hierarchical_cohorts(monkeypatch, scenario):
+    original = preemption._candidate_totals
+
+    def both(ctx):
+        with switched(memoised_facts=False):
+            plain = original(ctx)
+        assert original(ctx) == plain, ctx.preemptor.name
+        return plain
+
+    with monkeypatch.context() as patch:
+        patch.setattr(preemption, "_candidate_totals", both)
+        _run(*scenario)
