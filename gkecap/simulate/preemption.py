@@ -11,6 +11,7 @@ two fair-sharing strategies, findCandidates, workloadFits), `classical/hierarchi
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping
@@ -503,6 +504,9 @@ class _QueueOrdering:
             self.targets.setdefault(w.cluster_queue, []).append(w)
         self.pruned_queues: set[str] = set()
         self.pruned_cohorts: set[int] = set()
+        self.candidate_key = candidate_order_key(ctx.queue.name, ctx.now)
+        self._heaps: dict[int, list[tuple]] = {}  # cohort id -> its child queues' keys (`_best_queue`)
+        self._entries = 0
         # The children of each cohort that hold candidates, in the cohort's order. Kueue's walk also descends
         # into subtrees without candidates, finds no target there and prunes them: the targets it yields, and
         # their order, are the same when those subtrees are left out, and their shares are not computed.
@@ -540,13 +544,65 @@ class _QueueOrdering:
             if target is not None:
                 yield target
 
+    def _best_queue(self, cohort: Cohort) -> tuple[QuotaNode | None, tuple]:
+        """The cohort's child queue with the highest share, ties to the one whose next candidate comes first
+        (candidate order), pruning those without candidates or not borrowing (but the preemptor's): the scan of
+        `_next`, from a heap of the queues' keys (`share_heap`).
+
+        A queue's key changes only when its usage (its version) or its next candidate changes; its entry is then
+        stale and replaced when it comes to the top. Pruning only when a queue comes to the top prunes the same
+        queues before they could be chosen: during a search usage only falls, so a queue that does not borrow
+        never will, and candidates are only taken."""
+        heap = self._heaps.get(id(cohort))
+        key = self.candidate_key
+        pruned, targets = self.pruned_queues, self.targets
+        if heap is None:
+            heap = self._heaps[id(cohort)] = []
+            for queue in self.queues_with.get(id(cohort), ()):
+                if targets.get(queue.name):
+                    heap.append(self._entry(queue, key))
+            heapq.heapify(heap)
+        while heap:
+            unchoosable, _, _, version, left, _, queue, borrowing, order = heap[0]
+            if unchoosable:
+                break  # neither it nor any after it can be chosen
+            if queue.name in pruned:
+                heapq.heappop(heap)
+                continue
+            queued = targets.get(queue.name)
+            if not queued:
+                pruned.add(queue.name)
+                heapq.heappop(heap)
+                continue
+            if version != queue.version or left != len(queued):
+                heapq.heapreplace(heap, self._entry(queue, key))
+                continue
+            if not borrowing and queue is not self.preemptor_queue:
+                pruned.add(queue.name)
+                heapq.heappop(heap)
+                continue
+            return queue, order
+        return None, NEGATIVE_ORDER
+
+    def _entry(self, queue: QuotaNode, key: Callable[[Workload], tuple]) -> tuple:
+        share = dominant_resource_share(queue)
+        queued = self.targets[queue.name]
+        self._entries += 1
+        # Highest share first (share_order negated); a queue whose share is not above NEGATIVE_ORDER is never
+        # chosen by the scan (`order > best` from it), so it sorts last.
+        order = share_order(share)
+        return (order <= NEGATIVE_ORDER, tuple(-x for x in order), key(queued[0]), queue.version, len(queued),
+                self._entries, queue, share.borrowing, order)
+
     def _next(self, cohort: Cohort) -> QuotaNode | None:
         # Shares are compared by share_order, whose comparison is compare_shares's (one key per node, not a call
         # per pair: this walk runs once per target tried, over every queue holding candidates).
         best_queue, best_queue_share = None, NEGATIVE_ORDER
         key = candidate_order_key(self.preemptor_queue.name, self.ctx.now)
         pruned, targets = self.pruned_queues, self.targets
-        for queue in self.queues_with.get(id(cohort), ()):
+        if SHORTCUTS.share_heap:
+            best_queue, best_queue_share = self._best_queue(cohort)
+        for queue in (() if SHORTCUTS.share_heap else self.queues_with.get(id(cohort), ())):
             if queue.name in pruned:
                 continue
             if not targets.get(queue.name):

@@ -23,6 +23,9 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
   `preemption._fair_hopeless`): under contention most heads are in that case.
 - `over_nominal_index`: preemption's walk of a cohort tree visits only the children above their nominal quota,
   from an index kept up to date with usage (`quota_tree.over_nominal_children`); off, it tests every child.
+- `share_heap`: the fair-sharing preemption walk finds the queue with the highest share from a heap of the queues'
+  keys, refreshing only those whose usage or next candidate changed (`preemption._QueueOrdering._best_queue`); off,
+  it compares every queue holding candidates before each target, as Kueue does.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
@@ -44,6 +47,7 @@ class Shortcuts:
     memoised_facts: bool = True
     bounded_search: bool = True
     over_nominal_index: bool = True
+    share_heap: bool = True
 
 
 SHORTCUTS = Shortcuts()

@@ -372,3 +372,15 @@ def test_candidate_totals_by_priority_agree_in_hierarchical_cohorts(monkeypatch,
     with monkeypatch.context() as patch:
         patch.setattr(preemption, "_candidate_totals", both)
         _run(*scenario)
+
+
+def test_the_share_heap_changes_no_outcome_under_contention(monkeypatch):
+    """Fair sharing with every team over quota: many queues hold candidates in every preemption search."""
+    refreshed = []
+    original = preemption._QueueOrdering._entry
+    with switched(share_heap=False):
+        plain = _contention(5, 150, True)
+    monkeypatch.setattr(preemption._QueueOrdering, "_entry",
+                        lambda self, *a: refreshed.append(1) or original(self, *a))
+    assert _contention(5, 150, True) == plain
+    assert refreshed, "no search used the heap: not exercised"
