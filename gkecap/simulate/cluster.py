@@ -150,6 +150,8 @@ class ClusterQueue(QuotaNode):
     # Kueue's AllocatableResourceGeneration: advances when one of its admitted workloads goes (deleteWorkload,
     # pkg/cache/scheduler/clusterqueue.go @ v0.19.2; quotas never change during a simulation).
     allocatable_generation: int = 0
+    # Bumped whenever a workload is added or removed, tentatively or not (keys facts about its workloads).
+    membership: int = 0
 
     def nominal_for_borrowing(self, fr: FlavorResource) -> int:
         return self.quota(fr).nominal
@@ -270,6 +272,7 @@ class Cluster:
         self.version += 1
         queue = self.queues[workload.cluster_queue]
         queue.workloads[workload.name] = workload
+        queue.membership += 1
         for fr, value in workload.usage().items():
             add_usage(queue, fr, value)
             users = self.users.setdefault(fr, {})
@@ -281,6 +284,7 @@ class Cluster:
         self.version += 1
         queue = self.queues[workload.cluster_queue]
         del queue.workloads[workload.name]
+        queue.membership += 1
         for fr, value in workload.usage().items():
             remove_usage(queue, fr, value)
             users = self.users[fr]

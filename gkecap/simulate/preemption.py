@@ -10,9 +10,11 @@ two fair-sharing strategies, findCandidates, workloadFits), `classical/hierarchi
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from gkecap.simulate.cluster import (
     ANY,
@@ -33,6 +35,7 @@ from gkecap.simulate.quota_tree import (
     available,
     compare_shares,
     dominant_resource_share,
+    over_nominal_children,
     quantities_fit_in_quota,
     share_order,
     within_nominal,
@@ -192,33 +195,50 @@ def _from_queue(ctx: PreemptionContext, queue: ClusterQueue, lca: Cohort | None,
     return result
 
 
-def _collect_in_subtree(ctx: PreemptionContext, cohort: Cohort, subtree_root: Cohort, skip: Cohort | None,
-                        advantage: bool, result: list[_Candidate]) -> None:
+def _queues_in_subtree(ctx: PreemptionContext, cohort: Cohort, skip: Cohort | None, result: list) -> None:
+    """collectCandidatesInSubtree's walk: the queues of the subtree above their nominal quota, not descending into
+    `skip` nor into a cohort within its nominal quota."""
+    needs = ctx.needs_preemption
+    if SHORTCUTS.over_nominal_index:
+        for child in over_nominal_children(cohort, needs):
+            if isinstance(child, Cohort):
+                if child is not skip:
+                    _queues_in_subtree(ctx, child, skip, result)
+            elif child is not ctx.queue:
+                result.append(child)
+        return
     for child in cohort.child_cohorts:
-        if child is skip or within_nominal(child, ctx.needs_preemption):
+        if child is skip or within_nominal(child, needs):
             continue
-        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
+        _queues_in_subtree(ctx, child, skip, result)
     for queue in cohort.child_queues:
-        if queue is ctx.queue:
-            continue
-        if not within_nominal(queue, ctx.needs_preemption):
-            result.extend(_from_queue(ctx, queue, subtree_root, advantage))  # type: ignore[arg-type]
+        if queue is not ctx.queue and not within_nominal(queue, needs):
+            result.append(queue)
+
+
+def _candidate_queues(ctx: PreemptionContext) -> Iterator[tuple[ClusterQueue, Cohort, bool]]:
+    """The other queues whose workloads may be candidates, with the subtree root they are found under (their lowest
+    common ancestor with the preemptor's queue) and whether the preemptor has the hierarchical advantage there."""
+    queue = ctx.queue
+    if queue.parent is None or queue.preemption.reclaim_within_cohort == NEVER:
+        return
+    previous = None
+    advantage, remaining = quantities_fit_in_quota(queue, ctx.usage)
+    for subtree_root in queue.path_to_root():
+        found: list[ClusterQueue] = []
+        _queues_in_subtree(ctx, subtree_root, previous, found)
+        for other in found:
+            yield other, subtree_root, advantage
+        fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
+        advantage = advantage or fits
+        previous = subtree_root
 
 
 def _hierarchical_candidates(ctx: PreemptionContext) -> tuple[list[_Candidate], list[_Candidate]]:
     hierarchy: list[_Candidate] = []
     priority: list[_Candidate] = []
-    queue = ctx.queue
-    if queue.parent is None or queue.preemption.reclaim_within_cohort == NEVER:
-        return hierarchy, priority
-    previous = None
-    advantage, remaining = quantities_fit_in_quota(queue, ctx.usage)
-    for subtree_root in queue.path_to_root():
-        target = hierarchy if advantage else priority
-        _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage, target)
-        fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
-        advantage = advantage or fits
-        previous = subtree_root
+    for queue, lca, advantage in _candidate_queues(ctx):
+        (hierarchy if advantage else priority).extend(_from_queue(ctx, queue, lca, advantage))
     return hierarchy, priority
 
 
@@ -264,15 +284,155 @@ def _under_nominal(ctx: PreemptionContext) -> bool:
     return all(ctx.queue.quota(fr).nominal > ctx.queue.usage.get(fr, 0) for fr in ctx.needs_preemption)
 
 
-def classical_preemptions(ctx: PreemptionContext) -> list[Target]:
-    iterator = _CandidateIterator(ctx)
+def _attempts(ctx: PreemptionContext, no_other: bool, no_hierarchical: bool) -> list[bool]:
+    """classicalPreemptions' attempts, in order: whether each lets the preemptor borrow."""
     forbidden = ctx.queue.preemption.borrow_within_cohort == NEVER
-    if iterator.no_candidate_from_other_queues or (forbidden and not _under_nominal(ctx)):
-        attempts = [True]
-    elif forbidden and iterator.no_candidate_for_hierarchical_reclaim:
-        attempts = [False, True]
+    if no_other or (forbidden and not _under_nominal(ctx)):
+        return [True]
+    if forbidden and no_hierarchical:
+        return [False, True]
+    return [True, False]
+
+
+def _candidate_totals(ctx: PreemptionContext) -> tuple[dict[FlavorResource, int], dict[FlavorResource, int],
+                                                       dict[FlavorResource, int], bool, bool]:
+    """What the classical candidates hold of the preemptor's flavor-resources: (those of its own queue, those of
+    other queues an attempt that borrows may take, those only an attempt that does not borrow may take), and
+    whether there is no candidate in other queues, and none with the hierarchical advantage (_CandidateIterator's
+    flags). The candidates are read as the iterator reads them (`read_candidates`)."""
+    queue, preemptor = ctx.queue, ctx.preemptor
+    own = dict.fromkeys(ctx.usage, 0)
+    while_borrowing, without_borrowing = dict(own), dict(own)
+    seen: list[Workload] = []
+    if queue.preemption.within_cluster_queue != NEVER:
+        policy = queue.preemption.within_cluster_queue
+        for w in queue.workloads.values():
+            if uses_resources(w, ctx.needs_preemption) and satisfies_policy(preemptor, w, policy):
+                seen.append(w)
+                _add_held(own, w)
+    no_other, no_hierarchical = True, True
+    for other, _, advantage in _candidate_queues(ctx):
+        totals = _held_by_priority(ctx, other) if SHORTCUTS.memoised_facts else None
+        if totals is not None:  # summed by priority (the queue's workloads all have an admission time)
+            found = _add_totals(ctx, totals, advantage, while_borrowing, without_borrowing)
+            no_other = no_other and not found
+            no_hierarchical = no_hierarchical and not (found and advantage)
+            continue
+        for w in other.workloads.values():
+            variant = _classify(ctx, w, advantage)
+            if variant == _NEVER:
+                continue
+            seen.append(w)
+            no_other = False
+            no_hierarchical = no_hierarchical and not advantage
+            _add_held(without_borrowing if variant == _RECLAIM_WITHOUT_BORROWING else while_borrowing, w)
+    ctx.read_candidates(seen, shares=False)
+    return own, while_borrowing, without_borrowing, no_other, no_hierarchical
+
+
+def _classical_hopeless(ctx: PreemptionContext) -> bool:
+    """Whether no attempt can fit even after evicting every candidate it may take (`bounded_search`), so that the
+    search, which evicts candidates one by one until the preemptor fits, finds no targets.
+
+    Sound because an eviction only frees quota: what the preemptor's queue can use grows by at most the usage
+    evicted (quota_tree.available grows by at most what is removed anywhere in the tree) and its own usage falls by
+    at most what its own candidates hold; an attempt takes a subset of the candidates counted here (it also skips
+    those whose queue came back within nominal meanwhile, `_CandidateIterator._valid`)."""
+    queue, usage = ctx.queue, ctx.usage
+    own, while_borrowing, without_borrowing, no_other, no_hierarchical = _candidate_totals(ctx)
+    for borrow in _attempts(ctx, no_other, no_hierarchical):
+        for fr, value in usage.items():
+            freed = own[fr] + while_borrowing[fr] + (0 if borrow else without_borrowing[fr])
+            if not borrow and queue.borrowing_with(fr, value - own[fr]):
+                break
+            if value > max(0, available(queue, fr) + freed):
+                break
+        else:
+            return False  # this attempt might fit
+    return True
+
+
+def _held_by_priority(ctx: PreemptionContext, queue: ClusterQueue) -> tuple | None:
+    """What the queue's workloads that use a needed flavor-resource hold of the preemptor's flavor-resources,
+    summed by priority: (priorities ascending, running sums per flavor-resource, [(priority, timestamp, held)]).
+    Kept on the queue until a workload comes or goes (`membership`); None when one of them has no admission time
+    (its candidacy makes the answer depend on the clock, `read_candidates`: counted one by one)."""
+    frs = tuple(ctx.usage)
+    key = (queue.membership, frozenset(ctx.needs_preemption), frs)
+    cached = queue.__dict__.get("_held_by_priority")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    rows = []
+    for w in queue.workloads.values():
+        if not uses_resources(w, ctx.needs_preemption):
+            continue
+        if w.reserved_at is None:
+            queue.__dict__["_held_by_priority"] = (key, None)
+            return None
+        usage = w.usage()
+        rows.append((w.priority, w.timestamp, tuple(usage.get(fr, 0) for fr in frs)))
+    rows.sort(key=lambda row: row[0])
+    sums: list[tuple[int, ...]] = []
+    running = (0,) * len(frs)
+    for _, _, amounts in rows:
+        running = tuple(a + b for a, b in zip(running, amounts))
+        sums.append(running)
+    totals = ([row[0] for row in rows], sums, rows)
+    queue.__dict__["_held_by_priority"] = (key, totals)
+    return totals
+
+
+def _add_totals(ctx: PreemptionContext, totals: tuple, advantage: bool, while_borrowing: dict[FlavorResource, int],
+                without_borrowing: dict[FlavorResource, int]) -> bool:
+    """_classify over a queue's workloads from their sums by priority: add what the candidates hold to the
+    variant's totals; whether there was any candidate."""
+    priorities, sums, rows = totals
+    preemption, preemptor = ctx.queue.preemption, ctx.preemptor
+    policy, p = preemption.reclaim_within_cohort, preemptor.priority
+
+    def below(limit: int) -> tuple[int, tuple[int, ...] | None]:  # (count, held) of the workloads below `limit`
+        n = bisect.bisect_left(priorities, limit)
+        return n, (sums[n - 1] if n else None)
+
+    if policy not in (ANY, LOWER_PRIORITY, LOWER_OR_NEWER_EQUAL_PRIORITY):
+        return False  # satisfies_policy accepts no candidate
+    if policy == ANY:
+        count, satisfying = len(rows), (sums[-1] if rows else None)
     else:
-        attempts = [True, False]
+        count, satisfying = below(p)
+        if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:  # and of equal priority but newer than the preemptor
+            equal = [held for priority, timestamp, held in rows
+                     if priority == p and preemptor.timestamp < timestamp]
+            if equal:
+                count += len(equal)
+                satisfying = tuple(map(sum, zip(satisfying or (0,) * len(ctx.usage), *equal)))
+    if not count or satisfying is None:
+        return False
+    if advantage:
+        borrowing_part = satisfying
+    elif preemption.borrow_within_cohort == NEVER:
+        borrowing_part = None
+    else:
+        threshold = preemption.max_priority_threshold
+        borrowing_part = below(p if threshold is None else min(p, threshold + 1))[1]
+    for i, fr in enumerate(ctx.usage):
+        part = borrowing_part[i] if borrowing_part is not None else 0
+        while_borrowing[fr] += part
+        without_borrowing[fr] += satisfying[i] - part
+    return True
+
+
+def _add_held(totals: dict[FlavorResource, int], w: Workload) -> None:
+    held = w.usage()
+    for fr in totals:
+        totals[fr] += held.get(fr, 0)
+
+
+def classical_preemptions(ctx: PreemptionContext) -> list[Target]:
+    if SHORTCUTS.bounded_search and _classical_hopeless(ctx):
+        return []
+    iterator = _CandidateIterator(ctx)
+    attempts = _attempts(ctx, iterator.no_candidate_from_other_queues, iterator.no_candidate_for_hierarchical_reclaim)
     cluster = ctx.cluster
     for borrowing in attempts:
         targets: list[Target] = []
@@ -344,6 +504,9 @@ class _QueueOrdering:
             self.targets.setdefault(w.cluster_queue, []).append(w)
         self.pruned_queues: set[str] = set()
         self.pruned_cohorts: set[int] = set()
+        self.candidate_key = candidate_order_key(ctx.queue.name, ctx.now)
+        self._heaps: dict[int, list[tuple]] = {}  # cohort id -> its child queues' keys (`_best_queue`)
+        self._entries = 0
         # The children of each cohort that hold candidates, in the cohort's order. Kueue's walk also descends
         # into subtrees without candidates, finds no target there and prunes them: the targets it yields, and
         # their order, are the same when those subtrees are left out, and their shares are not computed.
@@ -381,13 +544,65 @@ class _QueueOrdering:
             if target is not None:
                 yield target
 
+    def _best_queue(self, cohort: Cohort) -> tuple[QuotaNode | None, tuple]:
+        """The cohort's child queue with the highest share, ties to the one whose next candidate comes first
+        (candidate order), pruning those without candidates or not borrowing (but the preemptor's): the scan of
+        `_next`, from a heap of the queues' keys (`share_heap`).
+
+        A queue's key changes only when its usage (its version) or its next candidate changes; its entry is then
+        stale and replaced when it comes to the top. Pruning only when a queue comes to the top prunes the same
+        queues before they could be chosen: during a search usage only falls, so a queue that does not borrow
+        never will, and candidates are only taken."""
+        heap = self._heaps.get(id(cohort))
+        key = self.candidate_key
+        pruned, targets = self.pruned_queues, self.targets
+        if heap is None:
+            heap = self._heaps[id(cohort)] = []
+            for queue in self.queues_with.get(id(cohort), ()):
+                if targets.get(queue.name):
+                    heap.append(self._entry(queue, key))
+            heapq.heapify(heap)
+        while heap:
+            unchoosable, _, _, version, left, _, queue, borrowing, order = heap[0]
+            if unchoosable:
+                break  # neither it nor any after it can be chosen
+            if queue.name in pruned:
+                heapq.heappop(heap)
+                continue
+            queued = targets.get(queue.name)
+            if not queued:
+                pruned.add(queue.name)
+                heapq.heappop(heap)
+                continue
+            if version != queue.version or left != len(queued):
+                heapq.heapreplace(heap, self._entry(queue, key))
+                continue
+            if not borrowing and queue is not self.preemptor_queue:
+                pruned.add(queue.name)
+                heapq.heappop(heap)
+                continue
+            return queue, order
+        return None, NEGATIVE_ORDER
+
+    def _entry(self, queue: QuotaNode, key: Callable[[Workload], tuple]) -> tuple:
+        share = dominant_resource_share(queue)
+        queued = self.targets[queue.name]
+        self._entries += 1
+        # Highest share first (share_order negated); a queue whose share is not above NEGATIVE_ORDER is never
+        # chosen by the scan (`order > best` from it), so it sorts last.
+        order = share_order(share)
+        return (order <= NEGATIVE_ORDER, tuple(-x for x in order), key(queued[0]), queue.version, len(queued),
+                self._entries, queue, share.borrowing, order)
+
     def _next(self, cohort: Cohort) -> QuotaNode | None:
         # Shares are compared by share_order, whose comparison is compare_shares's (one key per node, not a call
         # per pair: this walk runs once per target tried, over every queue holding candidates).
         best_queue, best_queue_share = None, NEGATIVE_ORDER
         key = candidate_order_key(self.preemptor_queue.name, self.ctx.now)
         pruned, targets = self.pruned_queues, self.targets
-        for queue in self.queues_with.get(id(cohort), ()):
+        if SHORTCUTS.share_heap:
+            best_queue, best_queue_share = self._best_queue(cohort)
+        for queue in (() if SHORTCUTS.share_heap else self.queues_with.get(id(cohort), ())):
             if queue.name in pruned:
                 continue
             if not targets.get(queue.name):
@@ -571,12 +786,26 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
     return True
 
 
+def _fair_hopeless(ctx: PreemptionContext, candidates: list[Workload]) -> bool:
+    """Whether the preemptor cannot fit even with every candidate evicted (`bounded_search`): a fair-sharing search
+    tests fits with borrowing allowed on the state without the preemptor (fits_for_fair_sharing), and each eviction
+    frees at most the candidate's usage (see _CandidateIterator.hopeless)."""
+    freed = dict.fromkeys(ctx.usage, 0)
+    for w in candidates:
+        held = w.usage()
+        for fr in freed:
+            freed[fr] += held.get(fr, 0)
+    return any(value > max(0, available(ctx.queue, fr) + freed[fr]) for fr, value in ctx.usage.items())
+
+
 def fair_preemptions(ctx: PreemptionContext) -> list[Target]:
     strategies = [STRATEGIES[name] for name in ctx.cluster.fair_strategies]
     candidates = _candidates_once(ctx)
     if not candidates:
         return []
     ctx.read_candidates(candidates, shares=True)
+    if SHORTCUTS.bounded_search and _fair_hopeless(ctx, candidates):
+        return []
     candidates.sort(key=candidate_order_key(ctx.queue.name, ctx.now))
     cluster = ctx.cluster
     cluster.add_usage(ctx.queue, ctx.usage)

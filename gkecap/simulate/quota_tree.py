@@ -51,6 +51,9 @@ class QuotaNode:
     usage: dict[FlavorResource, int] = field(default_factory=dict)
     version: int = 0  # bumped whenever `usage` changes (caches the node's share)
     real_version: int = 0  # bumped when an admission or eviction changes `usage` (Cluster._lasting_change)
+    # A cohort's children whose usage of a flavor-resource is above their subtree quota (not within_nominal):
+    # kept up to date by add_usage and remove_usage, so that preemption's walks visit only those children.
+    over_nominal: dict[FlavorResource, set["QuotaNode"]] = field(default_factory=dict)
 
     @property
     def has_parent(self) -> bool:
@@ -166,10 +169,25 @@ def _potential_available(node: QuotaNode, fr: FlavorResource) -> int:
 
 def add_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
     local = local_available(node, fr)
-    node.usage[fr] = node.usage.get(fr, 0) + value
+    old = node.usage.get(fr, 0)
+    node.usage[fr] = old + value
     node.version += 1
-    if node.parent is not None and value > local:
-        add_usage(node.parent, fr, value - local)
+    if node.parent is not None:
+        _track_over_nominal(node, fr, old)
+        if value > local:
+            add_usage(node.parent, fr, value - local)
+
+
+def _track_over_nominal(node: QuotaNode, fr: FlavorResource, old: int) -> None:
+    """Keep the parent's `over_nominal` right after the node's usage of `fr` changed from `old`."""
+    quota = node.subtree_quota.get(fr, 0)
+    over = node.usage[fr] > quota
+    if (old > quota) != over:
+        children = node.parent.over_nominal.setdefault(fr, set())  # type: ignore[union-attr]
+        if over:
+            children.add(node)
+        else:
+            children.discard(node)
 
 
 def usage_path(node: QuotaNode, usage: dict[FlavorResource, int]) -> list[tuple[QuotaNode, dict[FlavorResource, int]]]:
@@ -187,10 +205,14 @@ def usage_path(node: QuotaNode, usage: dict[FlavorResource, int]) -> list[tuple[
 
 
 def remove_usage(node: QuotaNode, fr: FlavorResource, value: int) -> None:
-    stored_in_parent = node.usage.get(fr, 0) - node.local_quota(fr)
-    node.usage[fr] = node.usage.get(fr, 0) - value
+    old = node.usage.get(fr, 0)
+    stored_in_parent = old - node.local_quota(fr)
+    node.usage[fr] = old - value
     node.version += 1
-    if stored_in_parent <= 0 or node.parent is None:
+    if node.parent is None:
+        return
+    _track_over_nominal(node, fr, old)
+    if stored_in_parent <= 0:
         return
     remove_usage(node.parent, fr, min(value, stored_in_parent))
 
@@ -206,7 +228,11 @@ def quantities_fit_in_quota(node: QuotaNode, requests: dict[FlavorResource, int]
 
 
 def within_nominal(node: QuotaNode, frs: set[FlavorResource]) -> bool:
-    return all(node.subtree_quota.get(fr, 0) >= node.usage.get(fr, 0) for fr in frs)
+    quota, usage = node.subtree_quota, node.usage
+    for fr in frs:  # a loop, not all(...): called for every queue of a tree in every preemption search
+        if quota.get(fr, 0) < usage.get(fr, 0):
+            return False
+    return True
 
 
 def compute_subtree(root: Cohort) -> None:
@@ -221,6 +247,31 @@ def compute_subtree(root: Cohort) -> None:
     for queue in root.child_queues:
         queue.subtree_quota = {fr: q.nominal for fr, q in queue.quotas.items()}
         _accumulate(root, queue)
+    root.over_nominal = {}
+    children: tuple[QuotaNode, ...] = (*root.child_cohorts, *root.child_queues)
+    for node in children:
+        for fr, used in node.usage.items():
+            if used > node.subtree_quota.get(fr, 0):
+                root.over_nominal.setdefault(fr, set()).add(node)
+
+
+def over_nominal_children(cohort: Cohort, frs: set[FlavorResource]) -> list[QuotaNode]:
+    """The cohort's children not within_nominal on `frs`, in the cohort's order (child cohorts first), from its
+    `over_nominal` index."""
+    over = cohort.over_nominal
+    if len(frs) == 1:
+        above: set[QuotaNode] = over.get(next(iter(frs)), set())
+    else:
+        above = set().union(*(over.get(fr, ()) for fr in frs))
+    if not above:
+        return []
+    key = (len(cohort.child_cohorts), len(cohort.child_queues))
+    cached = cohort.__dict__.get("_child_rank")
+    if cached is None or cached[0] != key:
+        cached = cohort.__dict__["_child_rank"] = (
+            key, {id(c): i for i, c in enumerate((*cohort.child_cohorts, *cohort.child_queues))})
+    rank = cached[1]
+    return sorted(above, key=lambda child: rank[id(child)])
 
 
 def _accumulate(parent: Cohort, child: QuotaNode) -> None:

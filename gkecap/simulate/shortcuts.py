@@ -18,6 +18,14 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
 - `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
   shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
   almost-lowest common ancestors, preemption candidates and targets per nomination.
+- `bounded_search`: a preemption search answers "no targets" without trying its candidates one by one when the
+  preemptor could not fit even with all of them evicted (`preemption._classical_hopeless`,
+  `preemption._fair_hopeless`): under contention most heads are in that case.
+- `over_nominal_index`: preemption's walk of a cohort tree visits only the children above their nominal quota,
+  from an index kept up to date with usage (`quota_tree.over_nominal_children`); off, it tests every child.
+- `share_heap`: the fair-sharing preemption walk finds the queue with the highest share from a heap of the queues'
+  keys, refreshing only those whose usage or next candidate changed (`preemption._QueueOrdering._best_queue`); off,
+  it compares every queue holding candidates before each target, as Kueue does.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
@@ -37,6 +45,9 @@ class Shortcuts:
     early_stop: bool = True
     repeated_states: bool = True
     memoised_facts: bool = True
+    bounded_search: bool = True
+    over_nominal_index: bool = True
+    share_heap: bool = True
 
 
 SHORTCUTS = Shortcuts()

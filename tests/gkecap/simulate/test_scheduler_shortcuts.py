@@ -290,3 +290,97 @@ def test_an_evicted_mark_makes_another_state():
         assert _target(scheduler, preemptor) == "b"
     cluster.mark_evicted(a, True)
     assert _target(scheduler, preemptor) == "a"
+
+
+# --- preemption searches bounded by everything their candidates hold (bounded_search) ------------------------------
+
+
+def _bound_checked(monkeypatch) -> list[str]:
+    """Wrap both bounds: wherever one says no attempt can fit, run the full search with the bound off and require
+    that it finds no target either. Returns the preemptors checked."""
+    checked: list[str] = []
+    for name, search in (("_classical_hopeless", "classical_preemptions"), ("_fair_hopeless", "fair_preemptions")):
+        original = getattr(preemption, name)
+
+        def bound_then_search(ctx, *args, _original=original, _search=search):
+            verdict = _original(ctx, *args)
+            if verdict:
+                with switched(bounded_search=False), ctx.cluster.tentative():
+                    assert getattr(preemption, _search)(ctx) == [], f"{ctx.preemptor.name}: the bound cut a search short"
+                checked.append(ctx.preemptor.name)
+            return verdict
+
+        monkeypatch.setattr(preemption, name, bound_then_search)
+    return checked
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(scenarios())
+def test_a_hopeless_search_finds_no_target_in_full(monkeypatch, scenario):
+    """Hierarchical cohorts, department quota, two flavors, priorities, fair sharing on and off (the scenarios above)."""
+    with monkeypatch.context() as patch:
+        _bound_checked(patch)
+        _run(*scenario)
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_a_hopeless_search_finds_no_target_in_full_under_contention(monkeypatch, fair_sharing):
+    checked = _bound_checked(monkeypatch)
+    _contention(4, 120, fair_sharing)
+    assert checked, "no search was bounded: not exercised"
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_bounded_searches_change_no_outcome_under_contention(fair_sharing):
+    with switched(bounded_search=False):
+        plain = _contention(4, 120, fair_sharing)
+    assert _contention(4, 120, fair_sharing) == plain
+
+
+def test_candidate_totals_by_priority_are_the_candidates_counted_one_by_one(monkeypatch):
+    """The classical bound sums what other queues' candidates hold from their sums by priority (memoised_facts);
+    it must be the sum over the candidates _classify accepts, variant by variant (threshold and policies included)."""
+    compared = []
+    original = preemption._candidate_totals
+
+    def both(ctx):
+        with switched(memoised_facts=False):
+            plain = original(ctx)
+        memoised = original(ctx)
+        assert memoised == plain, ctx.preemptor.name
+        compared.append(plain)
+        return memoised
+
+    monkeypatch.setattr(preemption, "_candidate_totals", both)
+    _contention(4, 120, False)
+    assert any(totals[1] != totals[2] and any(totals[1].values()) for totals in compared), "not exercised"
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(scenarios())
+def test_candidate_totals_by_priority_agree_in_hierarchical_cohorts(monkeypatch, scenario):
+    original = preemption._candidate_totals
+
+    def both(ctx):
+        with switched(memoised_facts=False):
+            plain = original(ctx)
+        assert original(ctx) == plain, ctx.preemptor.name
+        return plain
+
+    with monkeypatch.context() as patch:
+        patch.setattr(preemption, "_candidate_totals", both)
+        _run(*scenario)
+
+
+def test_the_share_heap_changes_no_outcome_under_contention(monkeypatch):
+    """Fair sharing with every team over quota: many queues hold candidates in every preemption search."""
+    refreshed = []
+    original = preemption._QueueOrdering._entry
+    with switched(share_heap=False):
+        plain = _contention(5, 150, True)
+    monkeypatch.setattr(preemption._QueueOrdering, "_entry",
+                        lambda self, *a: refreshed.append(1) or original(self, *a))
+    assert _contention(5, 150, True) == plain
+    assert refreshed, "no search used the heap: not exercised"
