@@ -33,7 +33,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gkecap.simulate.engine import Simulation
 
-HISTORY_LIMIT = 64  # signatures kept after an anchor before starting over (a loop repeats within a few instants)
+HISTORY_LIMIT = 64  # distinct states kept after an anchor before starting over (a loop repeats within a few instants)
+# Visits of the cheap key before full signatures are taken: a state met twice is common without any loop (quiet
+# instants between two changes); a loop meets it every period, and jumps from the visit after this one.
+CHEAP_VISITS = 3
 TOKENED = frozenset({"finish", "pods-ready", "retry", "terminated"})  # events that carry their workload's token
 REPLAYED = frozenset({"preempted", "admitted"})  # the only records a jumped period may hold
 INACTIVE = frozenset({"new", "finished", "deactivated"})
@@ -44,7 +47,8 @@ class PeriodJump:
     def __init__(self, sim: "Simulation"):
         self.sim = sim
         self.anchor: tuple[float, int] | None = None  # (time, last heap sequence number before it)
-        self.history: dict[tuple, tuple] = {}  # signature -> marks of the instant it was seen at
+        # cheap key -> {signature -> marks of the instant it was seen at, "visits": times the key was met}
+        self.history: dict[tuple, dict] = {}
         self.log: list[tuple] = []  # events handled since the anchor: (heap entry, whether it changed something)
         self.jumps = 0  # jumps made (for tests and benchmarks)
         self.periods = 0  # periods skipped
@@ -71,16 +75,31 @@ class PeriodJump:
             if preempted and not sim.topology_requests:
                 self.anchor = (sim.now, pushed)  # what this instant pushed belongs to the loop
             return
+        # A cheap necessary condition first: the full signature costs a walk over every workload and event, and is
+        # taken only once this key comes back (a loop meets it every period).
+        key = (sim.cluster.content_hash, sim.scheduler.pending(), len(sim.scheduler.preemptors), len(sim.reserved))
+        seen = self.history.get(key)
+        if seen is None:
+            if len(self.history) >= HISTORY_LIMIT:
+                self.reset()
+            else:
+                self.history[key] = {"visits": 1}
+            return
+        seen["visits"] += 1
+        if seen["visits"] < CHEAP_VISITS:
+            return
+        if seen["visits"] > CHEAP_VISITS + 2:
+            # The key keeps coming back but the state does not: something set since the anchor, before the loop
+            # began, moves on (a run's completion, say). Start over: the next anchor is inside the loop.
+            self.reset()
+            return
         signature = self._signature()
         marks = self._marks()
-        earlier = self.history.get(signature)
+        earlier = seen.get(signature)
         if earlier is not None and self._jump(earlier, marks):
             self.reset()
             return
-        if earlier is None and len(self.history) >= HISTORY_LIMIT:
-            self.reset()
-            return
-        self.history[signature] = marks
+        seen[signature] = marks
 
     def _no(self, why: str) -> bool:
         """Refuse a jump, counting why (for benchmarks)."""
