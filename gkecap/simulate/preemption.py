@@ -789,7 +789,7 @@ def _no_target_passes(ctx: PreemptionContext, candidates: list[Workload]) -> boo
 def _fair_hopeless(ctx: PreemptionContext, candidates: list[Workload]) -> bool:
     """Whether the preemptor cannot fit even with every candidate evicted (`bounded_search`): a fair-sharing search
     tests fits with borrowing allowed on the state without the preemptor (fits_for_fair_sharing), and each eviction
-    frees at most the candidate's usage (see _CandidateIterator.hopeless)."""
+    frees at most the candidate's usage (see _classical_hopeless)."""
     freed = dict.fromkeys(ctx.usage, 0)
     for w in candidates:
         held = w.usage()
