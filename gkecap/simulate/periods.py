@@ -19,9 +19,11 @@ them is the current one with every time set since the anchor (pending events, ad
 moved by kP. k is the largest that keeps every jumped instant before the earliest external event that is still
 live and leaves the run's event budget unspent. Counters that are only compared with one another (scheduling
 cycles, tokens, queue push counts, allocatable generations) stay as they are: the signature holds only their
-relations. Anything the replay cannot reproduce exactly refuses the jump: a period that starts a run, finishes or
-deactivates a workload, records a limit, loses accelerator time, or whose times are not whole seconds (so that
-shifting them is exact); topology-aware requests.
+relations. Runs started in the period are copied, and a run that was going when the period began and ended in it
+ends, in each copy, the run its workload has then; the accelerator time lost is added once per preemption, in
+order. Anything the replay cannot reproduce exactly refuses the jump: a period that finishes or deactivates a
+workload, records a limit, or whose times are not whole seconds (so that shifting them is exact); topology-aware
+requests.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gkecap.simulate.engine import Simulation
+    from gkecap.simulate.engine import Run, Simulation
 
 HISTORY_LIMIT = 64  # distinct states kept after an anchor before starting over (a loop repeats within a few instants)
 # Visits of the cheap key before full signatures are taken: a state met twice is common without any loop (quiet
 # instants between two changes); a loop meets it every period, and jumps from the visit after this one.
 CHEAP_VISITS = 3
 TOKENED = frozenset({"finish", "pods-ready", "retry", "terminated"})  # events that carry their workload's token
-REPLAYED = frozenset({"preempted", "admitted"})  # the only records a jumped period may hold
+REPLAYED = frozenset({"preempted", "admitted"})  # the only events a jumped period may record
 INACTIVE = frozenset({"new", "finished", "deactivated"})
 WAITING = frozenset({"pending", "backoff", "stranded"})  # phases that hold no quota
 
@@ -183,26 +185,31 @@ class PeriodJump:
                 {(q, kind): len(samples) for q, kinds in sim.usage.items() for kind, samples in kinds.items()},
                 {name: len(p.samples) for name, p in sim.placement.items()},
                 {name: len(samples) for name, samples in sim.queued_samples.items()},
-                len(self.log), sim.seq, {name: s.token for name, s in sim.states.items() if s.phase not in INACTIVE})
+                len(self.log), sim.seq, {name: s.token for name, s in sim.states.items() if s.phase not in INACTIVE},
+                _open_runs(sim))
 
     # -- the jump ---------------------------------------------------------------------------------------------
 
     def _jump(self, earlier: tuple, marks: tuple) -> bool:
         sim = self.sim
-        t0, events0, runs0, usage0, nodes0, queued0, log0, seq0, tokens0 = earlier
-        t1, _, runs1, usage1, *_ = marks
+        t0, events0, runs0, usage0, nodes0, queued0, log0, seq0, tokens0, open0 = earlier
+        t1, _, _, usage1, *_, open1 = marks
         period = t1 - t0
         since, anchor_seq = self.anchor  # type: ignore[misc]
         records = sim.events[events0:]
-        if runs1 != runs0:
-            return self._no('runs started')
         if period <= 0 or usage1.keys() != usage0.keys() or sim.unsettled:
             return self._no('other')
         if not all(e.event in REPLAYED for e in records):
             return self._no('other records')
-        if not all(e.lost == 0.0 for e in records):
-            return self._no('lost accelerator time')
-        if not _whole(t0, t1, *(e.time for e in records)):
+        # Runs: those started in the period, and those running when it began that it ended (each later period ends
+        # the run its workload has then, the same way).
+        started = sim.runs[runs0:]
+        ended = [(name, run) for name, run in open0.items() if run.end is not None]
+        if open0.keys() != open1.keys():
+            return self._no('other runs')
+        if not _whole(t0, t1, *(e.time for e in records), *(e.lost for e in records),
+                      *(r.start for r in started), *(r.end for r in started if r.end is not None),
+                      *(r.end for _, r in ended)):
             return self._no('fractional times')
 
         def recurs(entry: tuple) -> bool:
@@ -261,6 +268,25 @@ class PeriodJump:
         for e in records:
             if e.event == "preempted":
                 sim.states[e.workload].outcome.preemptions += k
+        if any(e.lost for e in records):
+            for _ in range(k):  # one addition per preemption, in order, as the periods would have made them
+                for e in records:
+                    if e.lost:
+                        sim.states[e.workload].outcome.lost += e.lost
+        current = dict(open1)  # workload -> its run open when the next period begins
+        made: dict[int, Run] = {}
+        for m in range(1, k + 1):
+            for name, run in ended:
+                current[name].end, current[name].outcome = run.end + m * period, run.outcome  # type: ignore[operator]
+            made = {}
+            for run in started:
+                made[id(run)] = copy = replace(run, start=run.start + m * period,
+                                               end=None if run.end is None else run.end + m * period)
+                sim.runs.append(copy)
+            current = {name: made.get(id(run), run) for name, run in open1.items()}
+        for s, _ in states:
+            if s.run is not None and id(s.run) in made:
+                s.run = made[id(s.run)]
         for (q, kind), start in usage0.items():
             _repeat(sim.usage[q][kind], start, period, k)
         for name, start in nodes0.items():
@@ -297,6 +323,11 @@ class PeriodJump:
         self.jumps += 1
         self.periods += k
         return True
+
+
+def _open_runs(sim: "Simulation") -> dict[str, Run]:
+    """Each workload's run that has not ended."""
+    return {name: s.run for name, s in sim.states.items() if s.run is not None and s.run.end is None}
 
 
 def _whole(*times: float) -> bool:

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import golden  # noqa: E402
@@ -84,3 +86,31 @@ def test_an_instant_of_stale_timers_alone_runs_no_scheduling_cycle(monkeypatch):
     stale_only = [t for t, popped in instant.items() if popped and all(popped)]
     assert stale_only, "no instant held only stale timers: not exercised"
     assert not set(stale_only) & set(settled)
+
+
+def _contention(teams: int, count: int, fair_sharing: bool) -> str:
+    """benchmarks/simulate.py's contention mix: running workloads preempted (30 s of termination) and restarted in
+    a loop, so each period starts runs, ends others and loses accelerator time."""
+    sys.path.insert(0, str(golden.ROOT / "benchmarks"))
+    import simulate as bench  # benchmarks/simulate.py
+
+    from gkecap.components.kubernetes_objects.build import kueue_objects
+    from gkecap.components.model import derive
+    from gkecap.components.spec import load_environment
+    from gkecap.simulate import simulate_environment
+    from gkecap.simulate.output import to_document
+    from gkecap.simulate.workloads_file import WorkloadsFile
+
+    model = derive(load_environment(bench.contention_environment(teams, fair_sharing), now=bench.NOW))
+    document = WorkloadsFile.model_validate(bench.contention_workloads(teams, count))
+    return json.dumps(to_document(simulate_environment(model, kueue_objects(model), document)), sort_keys=True)
+
+
+@pytest.mark.parametrize("fair_sharing", [True, False], ids=["fair-sharing", "classical"])
+def test_jumped_periods_with_runs_give_the_same_output_as_running_them(monkeypatch, fair_sharing):
+    with switched(period_jump=False):
+        plain = _contention(3, 100, fair_sharing)
+    made = _simulations(monkeypatch)
+    assert _contention(3, 100, fair_sharing) == plain
+    jump = made[0].period_jump
+    assert jump is not None and jump.periods > 0, "no period was jumped: not exercised"
