@@ -56,6 +56,7 @@ from gkecap.components.kubernetes_objects.build import kueue_objects  # noqa: E4
 from gkecap.components.model import derive  # noqa: E402
 from gkecap.components.spec import load_environment  # noqa: E402
 from gkecap.simulate import engine, scheduler, simulate_environment  # noqa: E402
+from gkecap.simulate.shortcuts import switched  # noqa: E402
 from gkecap.simulate.workloads_file import WorkloadsFile  # noqa: E402
 
 NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
@@ -173,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", choices=("light", "contention"), default="light")
     parser.add_argument("--fair-sharing", choices=("on", "off"), default="on")
     parser.add_argument("--budget", type=float, default=0.0, help="stop a run after this many CPU-seconds (0: none)")
+    parser.add_argument("--off", action="append", default=[], metavar="SHORTCUT",
+                        help="switch a shortcut of gkecap.simulate.shortcuts off (repeatable)")
     args = parser.parse_args(argv)
     if args.mix == "contention":
         env = contention_environment(args.teams, args.fair_sharing == "on")
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         floors.append(floor(document))
         started, started_cpu = time.perf_counter(), time.process_time()
-        with Counting() as counts:
+        with Counting() as counts, switched(**{name: False for name in args.off}):
             signal.signal(signal.SIGPROF, _over_budget)
             signal.setitimer(signal.ITIMER_PROF, args.budget)
             try:
@@ -226,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"per submitted workload (last run): {counts.cycles / n:.1f} scheduling cycles, {counts.nominations / n:.1f} "
           f"nominations ({counts.simulation.scheduler.reused_nominations / n:.1f} of them from an equal earlier state), "
           f"{facts.get('preemptions', 0) / n:.2f} preemptions, {len(result.events) / n:.1f} events")
+    jump = counts.simulation.period_jump
+    if jump is not None:
+        print(f"period jumps: {jump.jumps}, {jump.periods} periods replayed; signatures met again but not jumped: "
+              f"{jump.refused or 'none'}")
     print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 

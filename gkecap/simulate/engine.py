@@ -31,7 +31,9 @@ from typing import Mapping
 from gkecap.simulate.cluster import Cluster, Workload
 from gkecap.simulate.environment import PlannedWorkload, PodsReady, PoolCapacity
 from gkecap.simulate.nodes import Delays, PoolNodes
+from gkecap.simulate.periods import PeriodJump
 from gkecap.simulate.scheduler import Scheduler, evict
+from gkecap.simulate.shortcuts import SHORTCUTS
 from gkecap.simulate.timing import INADMISSIBLE_REQUEUE_BATCH_SECONDS, EvictionDelays
 
 HOST_RESOURCES = ("cpu", "memory")
@@ -184,6 +186,10 @@ class Simulation:
         # the next other event does (`_settle`).
         self.held: set[int] = set()
         self.livelocks: set[frozenset[str]] = set()
+        self.unsettled = False  # the last settle stopped at MAX_CYCLES_PER_INSTANT with progress still to make
+        self.budget = 0  # events the run may still handle (MAX_EVENTS_PER_WORKLOAD per workload)
+        # Whole periods of a loop that repeats exactly are replayed, not run (gkecap.simulate.periods).
+        self.period_jump = PeriodJump(self) if SHORTCUTS.period_jump else None
 
     # -- the loop -------------------------------------------------------------------------------------------
 
@@ -200,26 +206,41 @@ class Simulation:
                     self._push(start, "capacity", pool.name)
             if pool.calendar_end is not None and pool.calendar_end > 0:
                 self._push(pool.calendar_end, "calendar-end", pool.name)
-        budget = MAX_EVENTS_PER_WORKLOAD * max(1, len(self.order))
+        self.budget = MAX_EVENTS_PER_WORKLOAD * max(1, len(self.order))
+        jump = self.period_jump
         while self.heap:
             self.now = self.heap[0][0]
             moved = False  # an event that changed something, other than a held tree's requeue
+            live = False  # an event that was not a stale timer
+            recorded, pushed = len(self.events), self.seq
             while self.heap and self.heap[0][0] == self.now:
-                _, _, kind, subject, token = heapq.heappop(self.heap)
-                budget -= 1
+                entry = heapq.heappop(self.heap)
+                _, _, kind, subject, token = entry
+                self.budget -= 1
                 changed = getattr(self, "_on_" + kind.replace("-", "_"))(subject, token)
-                if changed is not False and not (kind == "requeue" and self._held(subject)):
-                    moved = True
+                if changed is not False:
+                    live = True
+                    if not (kind == "requeue" and self._held(subject)):
+                        moved = True
+                if jump is not None:
+                    jump.handled(entry, changed is not False)
             if self.held and not moved:
                 continue  # a livelock held: only its own requeues and stale timers came (`_settle`)
-            self.held.clear()
-            self._settle()
-            if budget <= 0 and self.heap:
+            settled = live or self.unsettled
+            if settled:
+                self.held.clear()
+                self._settle()
+            # else only stale timers came (a completion, timeout or retry of a workload that moved on): nothing
+            # changed since the last settle, which ended without progress (else `unsettled`), so Kueue has no
+            # reason to run a cycle.
+            if self.budget <= 0 and self.heap:
                 self.limits.append({
                     "limit": "MAX_EVENTS_PER_WORKLOAD", "value": MAX_EVENTS_PER_WORKLOAD, "at": self.now,
                     "message": f"the run handled {MAX_EVENTS_PER_WORKLOAD} events per workload; the simulation "
                                "stopped here (workloads not finished by now have no finish time)"})
                 break
+            if jump is not None and settled:
+                jump.after_instant(any(e.event == "preempted" for e in self.events[recorded:]), pushed)
         # The scenario ends with its last workload event (capacity steps after it change nothing).
         end = max((e.time for e in self.events), default=0.0)
         nodes = {name: p.samples for name, p in self.placement.items()}
@@ -238,6 +259,7 @@ class Simulation:
         released: list[_State] = []
         changed: dict[str, None] = {}  # workloads preempted or admitted at this instant, in order
         seen: dict[tuple, int] = {}
+        self.unsettled = False
         for _ in range(MAX_CYCLES_PER_INSTANT):
             started = self._provision()
             result = self.scheduler.cycle(self.now)
@@ -274,6 +296,7 @@ class Simulation:
                     self._hold(list(changed))
                     return
         self._resubmit(released)
+        self.unsettled = True
         self.limits.append({
             "limit": "MAX_CYCLES_PER_INSTANT", "value": MAX_CYCLES_PER_INSTANT, "at": self.now,
             "message": f"{MAX_CYCLES_PER_INSTANT} scheduling cycles at one instant still changed something; the "

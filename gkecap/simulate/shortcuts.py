@@ -26,6 +26,9 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
 - `share_heap`: the fair-sharing preemption walk finds the queue with the highest share from a heap of the queues'
   keys, refreshing only those whose usage or next candidate changed (`preemption._QueueOrdering._best_queue`); off,
   it compares every queue holding candidates before each target, as Kueue does.
+- `period_jump`: when the whole simulation state comes back equal, shifted in time, after a period (a preemption
+  loop between pending workloads), the following periods up to the next event from outside the loop are replayed
+  from the one just run instead of being run (`gkecap.simulate.periods`). Read when a simulation starts.
 
 `SHORTCUTS` is read when the code runs; `switched(...)` changes it for a block (`switched(**ALL_OFF)`: none).
 """
@@ -48,6 +51,7 @@ class Shortcuts:
     bounded_search: bool = True
     over_nominal_index: bool = True
     share_heap: bool = True
+    period_jump: bool = True
 
 
 SHORTCUTS = Shortcuts()
