@@ -304,17 +304,26 @@ def _candidate_totals(ctx: PreemptionContext) -> tuple[dict[FlavorResource, int]
     own = dict.fromkeys(ctx.usage, 0)
     while_borrowing, without_borrowing = dict(own), dict(own)
     seen: list[Workload] = []
-    if queue.preemption.within_cluster_queue != NEVER:
-        policy = queue.preemption.within_cluster_queue
+    policy = queue.preemption.within_cluster_queue
+    held = _held_by_priority(ctx, queue) if SHORTCUTS.memoised_facts and policy != NEVER else None
+    if held is not None and policy in (ANY, LOWER_PRIORITY):  # from its sums by priority
+        amounts = held.below(math.inf if policy == ANY else preemptor.priority)[1]
+        for i, fr in enumerate(ctx.usage):
+            own[fr] += amounts[i]
+    elif policy != NEVER:
         for w in queue.workloads.values():
             if uses_resources(w, ctx.needs_preemption) and satisfies_policy(preemptor, w, policy):
                 seen.append(w)
                 _add_held(own, w)
+    flags = _others_from_cohort(ctx, while_borrowing, without_borrowing) if SHORTCUTS.memoised_facts else None
+    if flags is not None:
+        ctx.read_candidates(seen, shares=False)
+        return own, while_borrowing, without_borrowing, *flags
     no_other, no_hierarchical = True, True
     for other, _, advantage in _candidate_queues(ctx):
-        totals = _held_by_priority(ctx, other) if SHORTCUTS.memoised_facts else None
-        if totals is not None:  # summed by priority (the queue's workloads all have an admission time)
-            found = _add_totals(ctx, totals, advantage, while_borrowing, without_borrowing)
+        held = _held_by_priority(ctx, other) if SHORTCUTS.memoised_facts else None
+        if held is not None:  # summed by priority (the queue's workloads all have an admission time)
+            found = _add_totals(ctx, held.below, held.rows, advantage, while_borrowing, without_borrowing)
             no_other = no_other and not found
             no_hierarchical = no_hierarchical and not (found and advantage)
             continue
@@ -352,11 +361,32 @@ def _classical_hopeless(ctx: PreemptionContext) -> bool:
     return True
 
 
-def _held_by_priority(ctx: PreemptionContext, queue: ClusterQueue) -> tuple | None:
-    """What the queue's workloads that use a needed flavor-resource hold of the preemptor's flavor-resources,
-    summed by priority: (priorities ascending, running sums per flavor-resource, [(priority, timestamp, held)]).
-    Kept on the queue until a workload comes or goes (`membership`); None when one of them has no admission time
-    (its candidacy makes the answer depend on the clock, `read_candidates`: counted one by one)."""
+class _Held:
+    """What some admitted workloads hold of the preemptor's flavor-resources, summed by priority: `below(limit)` is
+    (how many, what they hold) of those with a priority below `limit`; `rows` are (priority, timestamp, held)."""
+
+    __slots__ = ("priorities", "sums", "rows", "zero")
+
+    def __init__(self, rows: list[tuple[int, float, tuple[int, ...]]], width: int):
+        rows.sort(key=lambda row: row[0])
+        self.rows = rows
+        self.priorities = [row[0] for row in rows]
+        self.zero = (0,) * width
+        self.sums: list[tuple[int, ...]] = []
+        running = self.zero
+        for _, _, amounts in rows:
+            running = tuple(a + b for a, b in zip(running, amounts))
+            self.sums.append(running)
+
+    def below(self, limit: float) -> tuple[int, tuple[int, ...]]:
+        n = bisect.bisect_left(self.priorities, limit)
+        return n, (self.sums[n - 1] if n else self.zero)
+
+
+def _held_by_priority(ctx: PreemptionContext, queue: ClusterQueue) -> _Held | None:
+    """What the queue's workloads that use a needed flavor-resource hold of the preemptor's flavor-resources, by
+    priority. Kept on the queue until a workload comes or goes (`membership`); None when one of them has no
+    admission time (its candidacy makes the answer depend on the clock, `read_candidates`: counted one by one)."""
     frs = tuple(ctx.usage)
     key = (queue.membership, frozenset(ctx.needs_preemption), frs)
     cached = queue.__dict__.get("_held_by_priority")
@@ -371,54 +401,92 @@ def _held_by_priority(ctx: PreemptionContext, queue: ClusterQueue) -> tuple | No
             return None
         usage = w.usage()
         rows.append((w.priority, w.timestamp, tuple(usage.get(fr, 0) for fr in frs)))
-    rows.sort(key=lambda row: row[0])
-    sums: list[tuple[int, ...]] = []
-    running = (0,) * len(frs)
-    for _, _, amounts in rows:
-        running = tuple(a + b for a, b in zip(running, amounts))
-        sums.append(running)
-    totals = ([row[0] for row in rows], sums, rows)
-    queue.__dict__["_held_by_priority"] = (key, totals)
-    return totals
+    held = _Held(rows, len(frs))
+    queue.__dict__["_held_by_priority"] = (key, held)
+    return held
 
 
-def _add_totals(ctx: PreemptionContext, totals: tuple, advantage: bool, while_borrowing: dict[FlavorResource, int],
-                without_borrowing: dict[FlavorResource, int]) -> bool:
-    """_classify over a queue's workloads from their sums by priority: add what the candidates hold to the
-    variant's totals; whether there was any candidate."""
-    priorities, sums, rows = totals
+def _cohort_held(ctx: PreemptionContext, cohort: Cohort) -> _Held | None:
+    """_held_by_priority over every child queue of the cohort above its nominal quota, kept while nothing in the
+    cluster changed (`Cluster.version`: the heads of one cycle are nominated on the same state, and a search that
+    finds no target changes nothing). None when a child is a cohort or a queue has to be counted one by one."""
+    needs = ctx.needs_preemption
+    key = (ctx.cluster.version, frozenset(needs), tuple(ctx.usage))
+    cached = cohort.__dict__.get("_cohort_held")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    above = (over_nominal_children(cohort, needs) if SHORTCUTS.over_nominal_index
+             else [c for c in (*cohort.child_cohorts, *cohort.child_queues) if not within_nominal(c, needs)])
+    rows: list[tuple[int, float, tuple[int, ...]]] | None = []
+    for child in above:
+        held = None if isinstance(child, Cohort) else _held_by_priority(ctx, child)  # type: ignore[arg-type]
+        if held is None:
+            rows = None
+            break
+        rows.extend(held.rows)  # type: ignore[union-attr]
+    result = None if rows is None else _Held(rows, len(ctx.usage))
+    cohort.__dict__["_cohort_held"] = (key, result)
+    return result
+
+
+def _others_from_cohort(ctx: PreemptionContext, while_borrowing: dict[FlavorResource, int],
+                        without_borrowing: dict[FlavorResource, int]) -> tuple[bool, bool] | None:
+    """The other queues' part of _candidate_totals from the cohort's sums by priority, less the preemptor queue's
+    own (when it is above nominal, the cohort's sums count it): for a queue directly under a root cohort of queues,
+    whose candidates from other queues are that cohort's queues above nominal, under a policy that reads priorities
+    only. (no candidate in other queues, no candidate with the hierarchical advantage), or None when not applicable."""
+    queue = ctx.queue
+    cohort = queue.parent
+    policy = queue.preemption.reclaim_within_cohort
+    if cohort is None or cohort.parent is not None or policy not in (ANY, LOWER_PRIORITY):
+        return None
+    held = _cohort_held(ctx, cohort)
+    if held is None:
+        return None
+    own = None if within_nominal(queue, ctx.needs_preemption) else _held_by_priority(ctx, queue)
+    if own is None and not within_nominal(queue, ctx.needs_preemption):
+        return None
+
+    def below(limit: float) -> tuple[int, tuple[int, ...]]:
+        count, amounts = held.below(limit)
+        if own is None:
+            return count, amounts
+        mine, mine_amounts = own.below(limit)
+        return count - mine, tuple(a - b for a, b in zip(amounts, mine_amounts))
+
+    advantage = quantities_fit_in_quota(queue, ctx.usage)[0]
+    found = _add_totals(ctx, below, None, advantage, while_borrowing, without_borrowing)
+    return not found, not (found and advantage)
+
+
+def _add_totals(ctx: PreemptionContext, below: Callable[[float], tuple[int, tuple[int, ...]]],
+                rows: list[tuple[int, float, tuple[int, ...]]] | None, advantage: bool,
+                while_borrowing: dict[FlavorResource, int], without_borrowing: dict[FlavorResource, int]) -> bool:
+    """_classify over workloads from their sums by priority (`below`; `rows` for the equal-priority test of
+    LowerOrNewerEqualPriority): add what the candidates hold to the variant's totals; whether there was any."""
     preemption, preemptor = ctx.queue.preemption, ctx.preemptor
     policy, p = preemption.reclaim_within_cohort, preemptor.priority
-
-    def below(limit: int) -> tuple[int, tuple[int, ...] | None]:  # (count, held) of the workloads below `limit`
-        n = bisect.bisect_left(priorities, limit)
-        return n, (sums[n - 1] if n else None)
-
     if policy not in (ANY, LOWER_PRIORITY, LOWER_OR_NEWER_EQUAL_PRIORITY):
         return False  # satisfies_policy accepts no candidate
-    if policy == ANY:
-        count, satisfying = len(rows), (sums[-1] if rows else None)
-    else:
-        count, satisfying = below(p)
-        if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:  # and of equal priority but newer than the preemptor
-            equal = [held for priority, timestamp, held in rows
-                     if priority == p and preemptor.timestamp < timestamp]
-            if equal:
-                count += len(equal)
-                satisfying = tuple(map(sum, zip(satisfying or (0,) * len(ctx.usage), *equal)))
-    if not count or satisfying is None:
+    count, satisfying = below(math.inf if policy == ANY else p)
+    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:  # and those of equal priority but newer than the preemptor
+        assert rows is not None
+        equal = [held for priority, timestamp, held in rows if priority == p and preemptor.timestamp < timestamp]
+        if equal:
+            count += len(equal)
+            satisfying = tuple(map(sum, zip(satisfying, *equal)))
+    if not count:
         return False
     if advantage:
         borrowing_part = satisfying
     elif preemption.borrow_within_cohort == NEVER:
-        borrowing_part = None
+        borrowing_part = (0,) * len(satisfying)
     else:
         threshold = preemption.max_priority_threshold
         borrowing_part = below(p if threshold is None else min(p, threshold + 1))[1]
     for i, fr in enumerate(ctx.usage):
-        part = borrowing_part[i] if borrowing_part is not None else 0
-        while_borrowing[fr] += part
-        without_borrowing[fr] += satisfying[i] - part
+        while_borrowing[fr] += borrowing_part[i]
+        without_borrowing[fr] += satisfying[i] - borrowing_part[i]
     return True
 
 
