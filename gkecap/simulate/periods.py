@@ -277,7 +277,7 @@ class PeriodJump:
         made: dict[int, Run] = {}
         for m in range(1, k + 1):
             for name, run in ended:
-                current[name].end, current[name].outcome = run.end + m * period, run.outcome  # type: ignore[operator]
+                current[name].end, current[name].outcome = run.end + m * period, run.outcome
             made = {}
             for run in started:
                 made[id(run)] = copy = replace(run, start=run.start + m * period,
