@@ -201,11 +201,11 @@ def main(argv: list[str] | None = None) -> int:
                 result = simulate_environment(model, objects, document)
             except OverBudget:
                 sim = counts.simulation
-                done = sum(1 for s in sim.states.values() if s.phase == "finished")
-                preemptions = sum(1 for e in sim.events if e.event == "preempted")
+                progress = sim.progress()  # what `gkecap simulate --timeout` reports
                 print(f"did not finish in {args.budget:g} CPU-s (wall {time.perf_counter() - started:.0f} s): reached "
-                      f"simulated {sim.now / 3600:.2f} h (submissions end at 10 h), {done} of {args.workloads} "
-                      f"finished, {len(sim.events)} events, {preemptions} preemptions, {counts.cycles} cycles, "
+                      f"simulated {progress.reached / 3600:.2f} h (submissions end at "
+                      f"{progress.last_submission / 3600:.0f} h), {progress.finished} of {progress.workloads} "
+                      f"finished, {len(sim.events)} events, {progress.preemptions} preemptions, {counts.cycles} cycles, "
                       f"{counts.nominations} nominations ({sim.scheduler.reused_nominations} from an equal earlier "
                       f"state); floor {floors[-1]:.3f} CPU-s; load average now "
                       f"{os.getloadavg()[0]:.1f}; peak RSS "

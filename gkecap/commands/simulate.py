@@ -31,7 +31,7 @@ class OutputFormat(str, enum.Enum):
 
 
 def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes: bool = False,
-              max_workloads: int | None = None):
+              max_workloads: int | None = None, started=None):
     from gkecap.commands.manifests import environment_objects
     from gkecap.simulate import WorkloadsFileError, load_workloads_file, simulate_environment
     from gkecap.simulate.workloads_file import MAX_WORKLOADS
@@ -41,7 +41,8 @@ def _simulate(config: Path | None, stack: str | None, workloads: Path, try_fixes
     stack_name, derived, objects, source = environment_objects(None, config, stack)
     try:
         parsed = load_workloads_file(workloads, max_workloads=max_workloads or MAX_WORKLOADS)
-        return simulate_environment(derived.model, objects, parsed, where=str(workloads), try_fixes=try_fixes), source
+        return simulate_environment(derived.model, objects, parsed, where=str(workloads), try_fixes=try_fixes,
+                                    started=started), source
     except WorkloadsFileError as exc:  # `file: path: message`, as spec errors name their file
         raise PlanError([f"{workloads}: {issue}" for issue in exc.issues]) from None
     except ValueError as exc:
@@ -62,10 +63,11 @@ def simulate_command(
     timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", callback=lambda value: checked_timeout(value), help="Stop and exit 2 when the simulation takes longer (seconds; 0: no limit)."),
 ) -> None:
     """Simulate Kueue admission of a workloads file over an environment's queues, cohorts, flavors and capacity."""
+    running: list = []  # the Simulation, once it starts: how far it got when --timeout stops it
     try:
-        expiry = (lambda: _expiry_output(output, timeout)) if timeout else None
+        expiry = (lambda: _expiry_output(output, timeout, running)) if timeout else None
         with deadline(timeout, what="simulation", on_expiry=expiry):
-            result, source = _simulate(config, stack, workloads, try_fixes, max_workloads)
+            result, source = _simulate(config, stack, workloads, try_fixes, max_workloads, started=running.append)
             written = None
             if out is not None:
                 try:
@@ -79,7 +81,7 @@ def simulate_command(
     except PlanError as exc:
         _fail(exc.problems, output)
     except DeadlineExceeded as exc:
-        _fail([str(exc)], output)
+        _fail([str(exc) + _progress(running)], output)
     except OSError as exc:
         _fail([f"--out: cannot write {exc.filename}: {exc.strerror}"], output)
     except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback only on request
@@ -102,8 +104,19 @@ def simulate_command(
     raise typer.Exit(0)
 
 
-def _expiry_output(output: OutputFormat, seconds: float) -> tuple[str, str]:
-    message = timeout_message(seconds, "simulation") + " (it kept running past the limit: gkecap ended it)"
+def _progress(running: list) -> str:
+    """How far the simulation got, for the timeout message ("" before it started)."""
+    if not running:
+        return ""
+    try:
+        return "; " + running[0].progress().describe()
+    except Exception:  # noqa: BLE001 -- read from the watchdog thread while the run may be changing: best effort
+        return ""
+
+
+def _expiry_output(output: OutputFormat, seconds: float, running: list) -> tuple[str, str]:
+    message = (timeout_message(seconds, "simulation") + " (it kept running past the limit: gkecap ended it)"
+               + _progress(running))
     document = json.dumps({"diagnostics": [{"severity": "error", "message": message}]}) + "\n" if output is OutputFormat.json else ""
     return f"error: {message}\n", document
 

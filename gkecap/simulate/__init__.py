@@ -20,10 +20,10 @@ Layers, bottom up (all pure):
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from gkecap.simulate.cycles import Remedy, apply_remedy, find_cycles, remedies
-from gkecap.simulate.engine import Simulation, SimulationResult
+from gkecap.simulate.engine import Progress, Simulation, SimulationResult
 from gkecap.simulate.environment import (
     cluster_from_objects,
     default_local_queues,
@@ -38,7 +38,7 @@ from gkecap.simulate.environment import (
 from gkecap.simulate.multicluster import flattened, pool_clusters
 from gkecap.simulate.workloads_file import WorkloadsFile, WorkloadsFileError, load_workloads_file
 
-__all__ = ["SimulationResult", "WorkloadsFileError", "load_workloads_file", "simulate_environment"]
+__all__ = ["Progress", "SimulationResult", "WorkloadsFileError", "load_workloads_file", "simulate_environment"]
 
 
 # Trying what breaks a cycle runs the whole scenario again per change: only on request, and only this large.
@@ -46,19 +46,23 @@ MAX_TRIAL_WORKLOADS = 2_000
 
 
 def simulate_environment(model, objects: Iterable[Mapping], workloads: WorkloadsFile, *,
-                         where: str = "", try_fixes: bool = False) -> SimulationResult:
+                         where: str = "", try_fixes: bool = False,
+                         started: Callable[[Simulation], None] | None = None) -> SimulationResult:
     """Simulate `workloads` on the environment whose capacity model is `model` and whose emitted Kueue objects
     are `objects`. Raises WorkloadsFileError (every problem at its YAML path) before anything runs.
 
     Preemption cycles found in the run are in `result.cycles`, each with the changes that may break it; with
     `try_fixes` each change that can be applied to the Kueue objects is tried by simulating the scenario again
-    with it (at most MAX_TRIAL_WORKLOADS workloads; beyond, `result.limits` says so)."""
+    with it (at most MAX_TRIAL_WORKLOADS workloads; beyond, `result.limits` says so).
+
+    `started(simulation)` is called before the scenario runs, with the Simulation whose `progress()` tells how far
+    it got (the trials of `try_fixes` are not passed): `gkecap simulate --timeout` reports it when it stops one."""
     clusters = {}
     if model.workers:  # MultiKueue: the manager's dispatch, flattened to one cluster (simulate.multicluster)
         clusters = pool_clusters(model)
         model, objects = flattened(model)
     objects = list(objects)
-    result, cluster, planned, pools = _run(model, objects, workloads, where=where)
+    result, cluster, planned, pools = _run(model, objects, workloads, where=where, started=started)
     result.clusters = clusters
     team_of = {p.workload.name: p.team for p in planned}
     units = {name: pool.unit for name, pool in pools.items()}
@@ -91,7 +95,7 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
 
 
 def _run(model, objects: Sequence[Mapping], workloads: WorkloadsFile, *, where: str, fair_sharing: bool | None = None,
-         strategies: tuple[str, ...] | None = None):
+         strategies: tuple[str, ...] | None = None, started: Callable[[Simulation], None] | None = None):
     cluster = cluster_from_objects(objects, fair_sharing=bool(model.kueue.fair_sharing) if fair_sharing is None
                                    else fair_sharing)
     if strategies is not None:
@@ -101,7 +105,10 @@ def _run(model, objects: Sequence[Mapping], workloads: WorkloadsFile, *, where: 
                              default_queues=default_local_queues(objects))
     start: datetime = workloads.start  # type: ignore[assignment]
     iso = start.isoformat().replace("+00:00", "Z")
-    result = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
-                        pods_ready=pods_ready(model), eviction=delays(workloads),
-                        preserve_scan_progress=preserves_scan_progress(model)).run()
+    simulation = Simulation(cluster, pools, planned, provisioning_retry(), start_iso=iso, delays=delays(workloads),
+                            pods_ready=pods_ready(model), eviction=delays(workloads),
+                            preserve_scan_progress=preserves_scan_progress(model))
+    if started is not None:
+        started(simulation)
+    result = simulation.run()
     return result, cluster, planned, pools

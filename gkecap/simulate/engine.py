@@ -123,6 +123,35 @@ class SimulationResult:
     clusters: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far a simulation got: what `gkecap simulate` reports when its `--timeout` stops one, so that a run
+    that cannot finish in time still says where it stood and what it was spending its time on."""
+
+    reached: float  # simulated seconds from the start
+    last_submission: float  # simulated seconds from the start
+    workloads: int
+    submitted: int
+    finished: int
+    preemptions: int
+    cycles: int  # Kueue scheduling cycles run (those with heads; periods the period jump replayed not counted)
+
+    def describe(self) -> str:
+        text = (f"it had simulated {_hours(self.reached)} (the last submission is at {_hours(self.last_submission)}): "
+                f"{self.submitted:,} of {self.workloads:,} workloads submitted, {self.finished:,} finished, "
+                f"{self.preemptions:,} preemptions, {self.cycles:,} scheduling cycles run")
+        if self.preemptions > self.finished:
+            # README "Speed": every release sends the cohort's inadmissible heads back, one winner per cycle.
+            text += ("; it preempted more workloads than it finished: under heavy contention Kueue repeats its "
+                     "scheduling cycles and preemptions for as long as the contention lasts, and the simulator runs "
+                     "each one (simulate fewer workloads or a shorter span)")
+        return text
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:,.1f} h"
+
+
 @dataclass
 class _State:
     planned: PlannedWorkload
@@ -250,6 +279,16 @@ class Simulation:
             {name: self._nominal(name) for name in self.cluster.queues},
             {name: nodes[name] for name in self.pools}, end, self.cluster.fair_sharing,
             self.pools, self.delays, self.pods_ready, self.eviction, self.limits)
+
+    def progress(self) -> Progress:
+        """Where the run stands now (it may be stopped from outside at any event: `gkecap simulate --timeout`)."""
+        states = list(self.states.values())
+        return Progress(
+            reached=self.now, last_submission=max((s.planned.submit for s in states), default=0.0),
+            workloads=len(states), submitted=sum(1 for s in states if s.phase != "new"),
+            finished=sum(1 for s in states if s.phase == "finished"),
+            preemptions=sum(1 for e in list(self.events) if e.event == "preempted"),
+            cycles=self.scheduler.scheduling_cycle)
 
     def _settle(self) -> None:
         # Victims released at once (no pods running, or `termination: 0s`) re-enter their queues after the next

@@ -54,6 +54,20 @@ def test_json_is_one_document_on_a_pipe(tmp_path: Path):
     assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3600 + 30 + 2 * 3600 + 1 + 6 * 3600)
 
 
+def test_a_timeout_says_how_far_the_simulation_got(tmp_path: Path):
+    many = ("start: 2026-12-01T00:00:00Z\nworkloads:\n  - {name: s, team: team-b, accelerators: 2, pool: h100-dws, "
+            "duration: 45m, count: 10000, every: 1m}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "gkecap", "simulate", "--config", str(_config(tmp_path)),
+         "--workloads", str(_workloads(tmp_path, many)), "--format", "json", "--timeout", "2"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    [message] = [d["message"] for d in json.loads(done.stdout)["diagnostics"]]
+    assert message.startswith("--timeout: the simulation did not finish within 2 s")
+    assert "; it had simulated " in message and " of 10,000 workloads submitted, " in message
+    assert f"error: {message}" in done.stderr
+
+
 def test_text_reports_teams_and_notable_events(tmp_path: Path):
     result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)),
                                  "--workloads", str(_workloads(tmp_path, STORY))])
