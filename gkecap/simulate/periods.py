@@ -125,6 +125,9 @@ class PeriodJump:
         def ahead(v: float) -> object:  # a time things wait for
             return None if v <= now else v - now
 
+        # Pods terminating since before the anchor: their end is the time of an event from outside the loop, which
+        # bounds the jump, and it does not move with the loop (nor does the jump move it).
+        outside_ends = {e[3] for e in sim.heap if e[2] == "terminated" and e[1] <= seq and not self._dead(e)}
         states: list[object] = []
         for name in sim.order:
             s = sim.states[name]
@@ -138,7 +141,8 @@ class PeriodJump:
                 continue
             states.append((
                 s.phase, s.pool, s.nodes, s.failures, s.borrowed, s.requeues, s.pods, s.units, past(s.reserved_at),
-                None if run is None else (past(run.start), None if run.end is None else past(run.end)),
+                None if run is None else (past(run.start), None if run.end is None else (
+                    ("o", run.end) if name in outside_ends else past(run.end))),
                 o.admitted is None, o.started is None,
                 w.timestamp, None if w.reserved_at is None else past(w.reserved_at), w.evicted,
                 w.flavors is None, None if w.counts is None else tuple(w.counts)))

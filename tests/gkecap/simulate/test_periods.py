@@ -114,3 +114,28 @@ def test_jumped_periods_with_runs_give_the_same_output_as_running_them(monkeypat
     assert _contention(3, 100, fair_sharing) == plain
     jump = made[0].period_jump
     assert jump is not None and jump.periods > 0, "no period was jumped: not exercised"
+
+
+def test_a_loop_beside_pods_terminating_since_before_it_is_jumped_with_the_same_output(monkeypatch):
+    """A victim preempted before the loop began terminates at a fixed time, an event from outside the loop: the
+    loop's state is the same from period to period meanwhile (the signature takes that end as it is, not relative to
+    now), and the jump stops before it."""
+    from gkecap.simulate import periods
+
+    beside = []
+    original = periods.PeriodJump._jump
+
+    def jump(self, earlier, marks):
+        seq = self.anchor[1]
+        outside = {e[3] for e in self.sim.heap if e[2] == "terminated" and e[1] <= seq and not self._dead(e)}
+        jumped = original(self, earlier, marks)
+        if jumped and outside:
+            beside.append(self.sim.now)
+        return jumped
+
+    scenario = (4, 200, 3, 2 * 86400)  # LOOPING drawn with another seed: such loops, in 3 CPU-s
+    with switched(period_jump=False):
+        plain = json.dumps(golden.generated_json(*scenario), sort_keys=True)
+    monkeypatch.setattr(periods.PeriodJump, "_jump", jump)
+    assert json.dumps(golden.generated_json(*scenario), sort_keys=True) == plain
+    assert beside, "no loop was jumped beside pods terminating since before it: not exercised"
