@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 import typer
-from gkecap.commands.terminal_io import printable, stdout_console
+from gkecap.commands.terminal_io import printable, progress, stdout_console
 
 from gkecap.commands.plan import checked_timeout
 from gkecap.engine.deadline import DEFAULT_TIMEOUT, DeadlineExceeded, deadline, timeout_message
@@ -67,7 +67,8 @@ def simulate_command(
     try:
         expiry = (lambda: _expiry_output(output, timeout, running)) if timeout else None
         with deadline(timeout, what="simulation", on_expiry=expiry):
-            result, source = _simulate(config, stack, workloads, try_fixes, max_workloads, started=running.append)
+            with progress("Simulating", detail=lambda: running[0].progress().status() if running else ""):
+                result, source = _simulate(config, stack, workloads, try_fixes, max_workloads, started=running.append)
             written = None
             if out is not None:
                 try:

@@ -8,7 +8,8 @@
   is printed with its control characters escaped (`\\x1b`), never as the terminal would act on them (clear the
   screen, set the window title, move the cursor); the console's own styles are unaffected.
 * `progress(label)`: a spinner on stderr while a plan runs, once it has taken more than a moment (half a
-  second), only when stderr is a terminal (a CI log or a pipe stays silent), erased when the plan is done.
+  second), only when stderr is a terminal (a CI log or a pipe stays silent), erased when the plan is done; with
+  `detail`, the label is followed by what it returns, refreshed every second (how far a simulation got).
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.markup import escape
 from rich.segment import Segment
 
 READABLE_WIDTH = 100  # piped text wraps here unless COLUMNS says otherwise
 PROGRESS_DELAY = 0.5  # seconds: a plan quicker than this shows no spinner
+PROGRESS_REFRESH = 1.0  # seconds between two refreshes of a detail
 
 
 # C0 controls but tab and line feed, DEL, C1 controls (ECMA-48: a terminal acts on each), and the bidirectional
@@ -73,29 +76,38 @@ def piped_width() -> int:
 
 
 @contextlib.contextmanager
-def progress(label: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY) -> Iterator[None]:
+def progress(label: str, stream: TextIO | None = None, delay: float = PROGRESS_DELAY,
+             detail: Callable[[], str] | None = None, every: float = PROGRESS_REFRESH) -> Iterator[None]:
     """Show `label` with a spinner on `stream` (default stderr) once the block has run `delay` seconds, if
-    `stream` is a terminal."""
+    `stream` is a terminal; with `detail`, followed by `detail()` every `every` seconds (best effort: it runs
+    beside the block, and a failing or empty detail leaves the label alone)."""
     stream = stream if stream is not None else sys.stderr
     if not stream.isatty():
         yield
         return
     status = Console(file=stream, force_terminal=True).status(label, spinner="dots")  # transient: erased at the end
     lock = threading.Lock()
-    finished = False
+    finished = threading.Event()
 
     def show() -> None:
         with lock:
-            if not finished:
-                status.start()
+            if finished.is_set():
+                return
+            status.start()
+        while detail is not None and not finished.wait(every):
+            try:
+                text = detail()
+            except Exception:  # noqa: BLE001 -- read while the block changes it: the next refresh tries again
+                continue
+            with lock:
+                if text and not finished.is_set():
+                    status.update(f"{label}: {escape(printable(text))}")
 
-    timer = threading.Timer(delay, show)
-    timer.daemon = True
+    timer = threading.Thread(target=lambda: None if finished.wait(delay) else show(), daemon=True)
     timer.start()
     try:
         yield
     finally:
-        timer.cancel()
         with lock:
-            finished = True
+            finished.set()
             status.stop()

@@ -136,6 +136,11 @@ class Progress:
     preemptions: int
     cycles: int  # Kueue scheduling cycles run (those with heads; periods the period jump replayed not counted)
 
+    def status(self) -> str:
+        """One line while the run goes on (`gkecap simulate`'s progress indicator on a terminal)."""
+        return (f"{_hours(self.reached)} simulated, {self.finished:,}/{self.workloads:,} workloads finished, "
+                f"{self.preemptions:,} preemptions")
+
     def describe(self) -> str:
         text = (f"it had simulated {_hours(self.reached)} (the last submission is at {_hours(self.last_submission)}): "
                 f"{self.submitted:,} of {self.workloads:,} workloads submitted, {self.finished:,} finished, "

@@ -4,8 +4,11 @@ bad input without a traceback; the bundled scenario of every stack runs."""
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -54,18 +57,50 @@ def test_json_is_one_document_on_a_pipe(tmp_path: Path):
     assert (d["preemptions"], d["admitted"], d["finished"]) == (1, 0, 3600 + 30 + 2 * 3600 + 1 + 6 * 3600)
 
 
+# Longer than a few seconds to simulate: 10,000 workloads of one team on a queued pool.
+MANY = ("start: 2026-12-01T00:00:00Z\nworkloads:\n  - {name: s, team: team-b, accelerators: 2, pool: h100-dws, "
+        "duration: 45m, count: 10000, every: 1m}\n")
+
+
 def test_a_timeout_says_how_far_the_simulation_got(tmp_path: Path):
-    many = ("start: 2026-12-01T00:00:00Z\nworkloads:\n  - {name: s, team: team-b, accelerators: 2, pool: h100-dws, "
-            "duration: 45m, count: 10000, every: 1m}\n")
     done = subprocess.run(
         [sys.executable, "-m", "gkecap", "simulate", "--config", str(_config(tmp_path)),
-         "--workloads", str(_workloads(tmp_path, many)), "--format", "json", "--timeout", "2"],
+         "--workloads", str(_workloads(tmp_path, MANY)), "--format", "json", "--timeout", "2"],
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     [message] = [d["message"] for d in json.loads(done.stdout)["diagnostics"]]
     assert message.startswith("--timeout: the simulation did not finish within 2 s")
     assert "; it had simulated " in message and " of 10,000 workloads submitted, " in message
     assert f"error: {message}" in done.stderr
+
+
+def test_a_terminal_sees_how_far_a_long_simulation_got_while_it_runs(tmp_path: Path):
+    primary, secondary = pty.openpty()
+    chunks: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the terminal closed
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    process = subprocess.run(
+        [sys.executable, "-m", "gkecap", "simulate", "--config", str(_config(tmp_path)),
+         "--workloads", str(_workloads(tmp_path, MANY)), "--timeout", "5"],
+        stdout=subprocess.PIPE, stderr=secondary, timeout=120, env={**os.environ, "TERM": "xterm"})
+    os.close(secondary)
+    reader.join(timeout=10)
+    os.close(primary)
+    assert process.returncode == 2
+    output = b"".join(chunks)
+    assert b"Simulating: " in output and b" h simulated, " in output  # refreshed while it runs
+    assert b"--timeout: the simulation did not finish within 5 s" in output
 
 
 def test_text_reports_teams_and_notable_events(tmp_path: Path):

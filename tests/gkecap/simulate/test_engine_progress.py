@@ -67,6 +67,12 @@ def test_the_description_says_where_the_run_stood():
                            "submitted, 136 finished, 901 preemptions, 20,903 scheduling cycles run")
 
 
+def test_the_status_line_is_short():
+    progress = Progress(reached=5400, last_submission=36000, workloads=10_000, submitted=1_500, finished=136,
+                        preemptions=901, cycles=20_903)
+    assert progress.status() == "1.5 h simulated, 136/10,000 workloads finished, 901 preemptions"
+
+
 def test_the_description_names_contention_only_when_preemptions_outnumber_completions():
     quiet = Progress(reached=0, last_submission=0, workloads=100, submitted=100, finished=40, preemptions=40, cycles=300)
     contended = Progress(reached=0, last_submission=0, workloads=100, submitted=100, finished=40, preemptions=41,
