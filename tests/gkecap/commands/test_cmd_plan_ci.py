@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gkecap.cli import app
+from testkit.cli_process import run_with_terminal_stderr
 from testkit.engine_fixtures import MINI_PACK, PROGRAMS, STATES
 
 GKECAP = str(Path(sys.executable).with_name("gkecap"))
@@ -47,30 +48,10 @@ def test_no_progress_indicator_when_stderr_is_not_a_terminal(prod_piped):
 
 
 def test_a_progress_indicator_when_stderr_is_a_terminal(tmp_path):
-    primary, secondary = pty.openpty()
-    chunks: list[bytes] = []
-
-    def read() -> None:
-        while True:
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # the terminal closed
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
     # a plan that takes more than a moment: a program that runs until --timeout stops it
-    process = subprocess.run([GKECAP, "plan", "--program", str(PROGRAMS / "never_ends"), "--no-policies", "--timeout", "3",
-                              "--out", str(tmp_path)],
-                             stdout=subprocess.PIPE, stderr=secondary, timeout=300, env={**os.environ, "TERM": "xterm"})
-    os.close(secondary)
-    reader.join(timeout=10)
-    os.close(primary)
-    assert process.returncode == 2
-    output = b"".join(chunks)
+    code, output = run_with_terminal_stderr([GKECAP, "plan", "--program", str(PROGRAMS / "never_ends"), "--no-policies",
+                                             "--timeout", "3", "--out", str(tmp_path)])
+    assert code == 2
     assert b"Planning" in output and b"--timeout" in output  # the spinner, then the message
 
 

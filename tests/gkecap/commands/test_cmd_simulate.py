@@ -4,11 +4,8 @@ bad input without a traceback; the bundled scenario of every stack runs."""
 from __future__ import annotations
 
 import json
-import os
-import pty
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +13,7 @@ import yaml
 from typer.testing import CliRunner
 
 from gkecap.cli import app
+from testkit.cli_process import run_with_terminal_stderr
 from testkit.spec_data import prod, stack_file
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -75,30 +73,10 @@ def test_a_timeout_says_how_far_the_simulation_got(tmp_path: Path):
 
 
 def test_a_terminal_sees_how_far_a_long_simulation_got_while_it_runs(tmp_path: Path):
-    primary, secondary = pty.openpty()
-    chunks: list[bytes] = []
-
-    def read() -> None:
-        while True:
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # the terminal closed
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    process = subprocess.run(
+    code, output = run_with_terminal_stderr(
         [sys.executable, "-m", "gkecap", "simulate", "--config", str(_config(tmp_path)),
-         "--workloads", str(_workloads(tmp_path, MANY)), "--timeout", "5"],
-        stdout=subprocess.PIPE, stderr=secondary, timeout=120, env={**os.environ, "TERM": "xterm"})
-    os.close(secondary)
-    reader.join(timeout=10)
-    os.close(primary)
-    assert process.returncode == 2
-    output = b"".join(chunks)
+         "--workloads", str(_workloads(tmp_path, MANY)), "--timeout", "5"], timeout=120)
+    assert code == 2
     assert b"Simulating: " in output and b" h simulated, " in output  # refreshed while it runs
     assert b"--timeout: the simulation did not finish within 5 s" in output
 

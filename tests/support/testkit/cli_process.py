@@ -99,3 +99,34 @@ def kill_session(sid: int) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def run_with_terminal_stderr(command: list[str], timeout: float = 300) -> tuple[int, bytes]:
+    """Run `command` with its stderr a pseudo-terminal (a developer's shell) and its stdout a pipe; the exit code
+    and every byte written to the terminal (a progress indicator draws there only when it is one)."""
+    import pty
+    import threading
+
+    primary, secondary = pty.openpty()
+    chunks: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the terminal closed
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        process = subprocess.run(command, stdout=subprocess.PIPE, stderr=secondary, timeout=timeout,
+                                 env={**os.environ, "TERM": "xterm"})
+    finally:
+        os.close(secondary)
+        reader.join(timeout=10)
+        os.close(primary)
+    return process.returncode, b"".join(chunks)
