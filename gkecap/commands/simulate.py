@@ -67,7 +67,7 @@ def simulate_command(
     try:
         expiry = (lambda: _expiry_output(output, timeout, running)) if timeout else None
         with deadline(timeout, what="simulation", on_expiry=expiry):
-            with progress("Simulating", detail=lambda: running[0].progress().status() if running else ""):
+            with progress("Simulating", detail=lambda: _status(running)):
                 result, source = _simulate(config, stack, workloads, try_fixes, max_workloads, started=running.append)
             written = None
             if out is not None:
@@ -106,13 +106,23 @@ def simulate_command(
 
 
 def _progress(running: list) -> str:
-    """How far the simulation got, for the timeout message ("" before it started)."""
+    """How far the simulation got, for the timeout message ("" before it started); the runs after the first are
+    --try-fixes trials."""
     if not running:
         return ""
+    trial = f"; the scenario was simulated, trial {len(running) - 1} of --try-fixes was running" if len(running) > 1 else ""
     try:
-        return "; " + running[0].progress().describe()
+        return trial + "; " + running[-1].progress().describe()
     except Exception:  # noqa: BLE001 -- read from the watchdog thread while the run may be changing: best effort
+        return trial
+
+
+def _status(running: list) -> str:
+    """The progress line while it runs."""
+    if not running:
         return ""
+    status = running[-1].progress().status()
+    return f"trial {len(running) - 1} of --try-fixes, {status}" if len(running) > 1 else status
 
 
 def _expiry_output(output: OutputFormat, seconds: float, running: list) -> tuple[str, str]:

@@ -55,8 +55,8 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
     `try_fixes` each change that can be applied to the Kueue objects is tried by simulating the scenario again
     with it (at most MAX_TRIAL_WORKLOADS workloads; beyond, `result.limits` says so).
 
-    `started(simulation)` is called before the scenario runs, with the Simulation whose `progress()` tells how far
-    it got (the trials of `try_fixes` are not passed): `gkecap simulate --timeout` reports it when it stops one."""
+    `started(simulation)` is called before each run (the scenario's, then each trial of `try_fixes`), with the
+    Simulation whose `progress()` tells how far it got: `gkecap simulate --timeout` reports it when it stops one."""
     clusters = {}
     if model.workers:  # MultiKueue: the manager's dispatch, flattened to one cluster (simulate.multicluster)
         clusters = pool_clusters(model)
@@ -86,7 +86,7 @@ def simulate_environment(model, objects: Iterable[Mapping], workloads: Workloads
             if trying and remedy.trial:
                 if remedy not in trials:
                     trial, *_ = _run(model, apply_remedy(objects, remedy), workloads, where=where,
-                                     fair_sharing=remedy.fair_sharing, strategies=remedy.strategies)
+                                     fair_sharing=remedy.fair_sharing, strategies=remedy.strategies, started=started)
                     trials[remedy] = {w for c in find_cycles(trial.events, team_of) for w in c.workloads}
                 verified = not (trials[remedy] & set(cycle.workloads))
             cycle.breaks.append({"change": remedy.change, "why": remedy.why, "canTry": remedy.trial,

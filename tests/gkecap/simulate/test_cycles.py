@@ -113,6 +113,14 @@ def test_a_change_reported_to_break_the_cycle_does(name):
     assert not any(set(c.workloads) & set(cycle.workloads) for c in again.cycles)
 
 
+def test_each_trial_of_try_fixes_is_handed_to_started_after_the_scenario():
+    started = []
+    result = simulate_environment(*_reproduction("two-priorities"), try_fixes=True, started=started.append)
+    tried = {f["change"] for c in result.cycles for f in c.breaks if f["verified"] is not None}
+    assert len(started) == 1 + len(tried)  # the scenario, then one run per change tried
+    assert started[0].progress().finished == sum(1 for w in result.workloads if w.finished is not None)
+
+
 def test_a_safety_cap_that_is_hit_is_reported(monkeypatch):
     monkeypatch.setattr(engine, "MAX_CYCLES_PER_INSTANT", 2)
     result = simulate_environment(*_reproduction("one-priority"))
