@@ -81,6 +81,21 @@ def test_a_terminal_sees_how_far_a_long_simulation_got_while_it_runs(tmp_path: P
     assert b"--timeout: the simulation did not finish within 5 s" in output
 
 
+def test_a_timeout_during_a_try_fixes_trial_says_so():
+    from gkecap.commands.simulate import _progress, _status
+    from gkecap.simulate import Progress
+
+    class Run:
+        def progress(self) -> Progress:
+            return Progress(reached=7200, last_submission=3600, workloads=9, submitted=9, finished=4, preemptions=2,
+                            cycles=40)
+
+    assert _progress([Run()]).startswith("; it had simulated 2.0 h")
+    assert _progress([Run(), Run(), Run()]).startswith(
+        "; the scenario was simulated, trial 2 of --try-fixes was running; it had simulated 2.0 h")
+    assert _status([Run(), Run()]) == "trial 1 of --try-fixes, 2.0 h simulated, 4/9 workloads finished, 2 preemptions"
+
+
 def test_text_reports_teams_and_notable_events(tmp_path: Path):
     result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)),
                                  "--workloads", str(_workloads(tmp_path, STORY))])
