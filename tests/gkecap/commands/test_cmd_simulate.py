@@ -96,6 +96,22 @@ def test_a_timeout_during_a_try_fixes_trial_says_so():
     assert _status([Run(), Run()]) == "trial 1 of --try-fixes, 2.0 h simulated, 4/9 workloads finished, 2 preemptions"
 
 
+def test_the_watchdogs_hard_stop_says_how_far_the_simulation_got_too():
+    # The watchdog ends gkecap from its own thread when the simulation ignores the timeout (engine.deadline).
+    from gkecap.commands.simulate import OutputFormat, _expiry_output
+    from gkecap.simulate import Progress
+
+    class Run:
+        def progress(self) -> Progress:
+            return Progress(reached=3600, last_submission=3600, workloads=9, submitted=9, finished=4, preemptions=2,
+                            cycles=40)
+
+    stderr, stdout = _expiry_output(OutputFormat.json, 5, [Run()])
+    [diagnostic] = json.loads(stdout)["diagnostics"]
+    assert "gkecap ended it); it had simulated 1.0 h" in diagnostic["message"]
+    assert stderr == f"error: {diagnostic['message']}\n"
+
+
 def test_text_reports_teams_and_notable_events(tmp_path: Path):
     result = runner.invoke(app, ["simulate", "--config", str(_config(tmp_path)),
                                  "--workloads", str(_workloads(tmp_path, STORY))])
