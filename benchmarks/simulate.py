@@ -31,13 +31,17 @@ preemptions: the measure of how much Kueue's own process repeats under contentio
 What is timed: wall and CPU time of `simulate_environment` (the Kueue objects and capacity model are built once, outside the clock, as
 `gkecap plan` would have them). The floor is the bare event loop over the same submissions and completions (a heap,
 no quota, no scheduler): the cost of being a discrete-event simulation at all; the ratio is the cost of Kueue's
-admission logic on top of it.
+admission logic on top of it. The step floor (`step_floor`) is measured over the Kueue steps the run took (the heads
+each scheduling cycle visited, the nominations it computed): a bare visit of each head and one read-and-compare per
+computed nomination. Its ratio is the simulator's cost per Kueue step, whatever the mix makes Kueue repeat; the
+floor itself is the least any simulator that takes Kueue's steps one by one would spend on them.
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+from array import array
 import os
 import resource
 import random
@@ -132,34 +136,88 @@ class OverBudget(Exception):
 
 
 class Counting:
-    """Counts scheduling cycles and nominations, and keeps the running simulation, for the report."""
+    """Counts scheduling cycles and nominations, and keeps the running simulation, for the report. Per cycle it
+    also records Kueue's own steps: the heads the cycle visited and the nominations it computed (flavor assignment
+    and preemption search run, not answered from a kept or equal-state nomination), for `step_floor`."""
 
     def __init__(self):
         self.cycles = self.nominations = 0
         self.simulation = None
+        self.heads = array("I")  # per cycle
+        self.computed = array("I")  # per cycle
 
     def __enter__(self):
-        counts, cycle, nominate, run = self, scheduler.Scheduler.cycle, scheduler.Scheduler._nominate, engine.Simulation.run
-        self.saved = (cycle, nominate, run)
+        counts, Scheduler = self, scheduler.Scheduler
+        cycle, nominate, heads, assignment = Scheduler.cycle, Scheduler._nominate, Scheduler.heads, Scheduler._assignment
+        run = engine.Simulation.run
+        self.saved = (cycle, nominate, heads, assignment, run)
+        computed = [0]
 
         def counted_cycle(sched, now):
             counts.cycles += 1
-            return cycle(sched, now)
+            computed[0] = 0
+            try:
+                return cycle(sched, now)
+            finally:
+                counts.computed.append(computed[0])
+
+        def counted_heads(sched):
+            found = heads(sched)
+            counts.heads.append(len(found))
+            return found
 
         def counted_nominate(sched, *args, **kwargs):
             counts.nominations += 1
             return nominate(sched, *args, **kwargs)
 
+        def counted_assignment(sched, w, now, reads, resume, counts_=None, accepted_only=False):
+            if not accepted_only:  # a partial-admission search's tries are part of the same nomination
+                computed[0] += 1
+            return assignment(sched, w, now, reads, resume, counts_, accepted_only)
+
         def kept_run(sim):
             counts.simulation = sim
             return run(sim)
 
-        scheduler.Scheduler.cycle, scheduler.Scheduler._nominate = counted_cycle, counted_nominate
+        Scheduler.cycle, Scheduler._nominate, Scheduler.heads = counted_cycle, counted_nominate, counted_heads
+        Scheduler._assignment = counted_assignment
         engine.Simulation.run = kept_run
         return self
 
     def __exit__(self, *exc):
-        scheduler.Scheduler.cycle, scheduler.Scheduler._nominate, engine.Simulation.run = self.saved
+        Scheduler = scheduler.Scheduler
+        Scheduler.cycle, Scheduler._nominate, Scheduler.heads, Scheduler._assignment, engine.Simulation.run = self.saved
+
+    def steps(self) -> str:
+        heads, computed = sum(self.heads), sum(self.computed)
+        return (f"Kueue's steps: {self.cycles} cycles, {heads} heads visited ({heads / max(self.cycles, 1):.0f} a "
+                f"cycle), {computed} nominations computed")
+
+
+def step_floor(heads: array, computed: array) -> float:
+    """The least an exact simulator does per Kueue step, over the steps the run took (CPU-s): per cycle, visit
+    each head (its queue's first workload, a look-up of its kept answer, the cycle's list of entries); per computed
+    nomination, one call that reads a usage and compares it with the request (the cheapest nomination there is: one
+    flavor, one resource, no preemption). A simulator that reproduces Kueue's decisions one by one, as issue 21
+    item 6 requires with every shortcut on or off, pays at least this unless it proves whole runs of steps
+    unchanged without taking them (the period jump does, for loops that come back exactly)."""
+    width = max(max(heads, default=0), 1)
+    queues = [[(i, j) for j in range(4)] for i in range(width)]
+    kept = {q[0]: None for q in queues}
+    usage = {"gpu": 5}
+
+    def nominate(entry, request=3, quota=8):
+        return usage.get("gpu", 0) + request <= quota
+
+    started = time.process_time()
+    for n, c in zip(heads, computed):
+        entries = []
+        for q in queues[:n]:
+            w = q[0]
+            entries.append((w, kept.get(w)))
+        for _ in range(c):
+            nominate(entries)
+    return time.process_time() - started
 
 
 def _over_budget(signum, frame):
@@ -210,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"state); floor {floors[-1]:.3f} CPU-s; load average now "
                       f"{os.getloadavg()[0]:.1f}; peak RSS "
                       f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+                spent = time.process_time() - started_cpu
+                print(_steps_report(counts, spent))
                 return 1
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)
@@ -233,8 +293,17 @@ def main(argv: list[str] | None = None) -> int:
     if jump is not None:
         print(f"period jumps: {jump.jumps}, {jump.periods} periods replayed; signatures met again but not jumped: "
               f"{jump.refused or 'none'}")
+    print(_steps_report(counts, cpu[-1]))
     print(f"process peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
+
+
+def _steps_report(counts: Counting, spent: float) -> str:
+    """Kueue's steps in the (last) run and the step floor over them: how much of the time is the simulator's own
+    cost per step, and the least any exact simulator would take on the same steps."""
+    least = step_floor(counts.heads, counts.computed)
+    return (f"{counts.steps()}; step floor (bare visit of each head, one read and compare per computed nomination): "
+            f"{least:.2f} CPU-s; simulate/step floor {spent / max(least, 1e-6):.0f}x (CPU)")
 
 
 if __name__ == "__main__":
