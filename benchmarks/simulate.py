@@ -97,8 +97,9 @@ def contention_workloads(teams: int, count: int, seed: int = 7) -> dict:
     return {"start": NOW.isoformat(), "workloads": items}
 
 
-def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7) -> dict:
+def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7, horizon: float | None = None) -> dict:
     rng = random.Random(seed)
+    horizon = int(horizon or HORIZON)
     teams = env["teams"]
     # generate.py's calendar reservations are drafts (no nodes): workloads go to the pools that have capacity.
     calendar = {p["name"] for p in env["nodePools"] if p["capacity"] == "calendar"}
@@ -111,7 +112,7 @@ def workloads(env: dict, per_node: dict[str, int], count: int, seed: int = 7) ->
             "name": f"w{i:05d}", "team": team["name"], "pool": pool,
             "pods": rng.choice([1, 1, 2, 4]) if not tpu else 4,
             "accelerators": 4 if tpu else rng.choice([n for n in (1, 2, 4, 8) if n <= per_node[pool]]),
-            "priority": rng.choice(PRIORITIES)["name"], "submit": rng.randrange(HORIZON),
+            "priority": rng.choice(PRIORITIES)["name"], "submit": rng.randrange(horizon),
             "duration": rng.randrange(1800, 8 * 3600),
         })
     return {"start": NOW.isoformat(), "workloads": items}
@@ -232,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", choices=("light", "contention"), default="light")
     parser.add_argument("--fair-sharing", choices=("on", "off"), default="on")
     parser.add_argument("--budget", type=float, default=0.0, help="stop a run after this many CPU-seconds (0: none)")
+    parser.add_argument("--days", type=float, default=HORIZON / 86400,
+                        help="light mix: submissions spread over this many days (issue 29's scenario: --teams 10 "
+                             "--workloads 1000 --days 14)")
     parser.add_argument("--off", action="append", default=[], metavar="SHORTCUT",
                         help="switch a shortcut of gkecap.simulate.shortcuts off (repeatable)")
     args = parser.parse_args(argv)
@@ -244,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         env["kueue"]["fairSharing"] = args.fair_sharing == "on"
         model = derive(load_environment(env, now=NOW))
         per_node = {p.name: p.accelerators_per_node for p in model.pools}
-        document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads))
+        document = WorkloadsFile.model_validate(workloads(env, per_node, args.workloads, horizon=args.days * 86400))
     objects = kueue_objects(model)
     times, cpu, floors, result = [], [], [], None
     print(f"mix={args.mix} fairSharing={args.fair_sharing} teams={args.teams} workloads={args.workloads}; "

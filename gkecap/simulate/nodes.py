@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gkecap.simulate.shortcuts import SHORTCUTS
 from gkecap.simulate.timing import (  # noqa: F401  (the node delays' defaults, re-exported where they apply)
     DEFAULT_POD_START_SECONDS, DEFAULT_PROVISIONING_SECONDS, DEFAULT_SCALE_DOWN_SECONDS, Delays,
 )
@@ -33,6 +34,46 @@ from gkecap.simulate.topology import Layout, TopologyRequest, place
 
 
 UNTRACKED = 1 << 62  # the cpu or memory of a node whose pods request none: never the limit
+
+
+class FirstFit:
+    """First fit over a row of free amounts (`node_first_fit`): the lowest index whose amount is at least `need`,
+    what a scan from the start finds, in O(log n) from a tree of maxima. Places not yet taken (up to `capacity`)
+    hold -1 and never fit. Pure."""
+
+    __slots__ = ("size", "tree")
+
+    def __init__(self, values: list[int], capacity: int = 0):
+        size = 1
+        while size < max(len(values), capacity):
+            size *= 2
+        tree = [-1] * (2 * size)
+        tree[size:size + len(values)] = values
+        for i in range(size - 1, 0, -1):
+            tree[i] = max(tree[2 * i], tree[2 * i + 1])
+        self.size, self.tree = size, tree
+
+    def first(self, need: int) -> int:
+        """The lowest index holding at least `need` (>= 0), or -1."""
+        tree = self.tree
+        if tree[1] < need:
+            return -1
+        i, size = 1, self.size
+        while i < size:
+            i = 2 * i if tree[2 * i] >= need else 2 * i + 1
+        return i - size
+
+    def set(self, index: int, value: int) -> None:
+        tree = self.tree
+        i = index + self.size
+        tree[i] = value
+        i //= 2
+        while i:
+            top = max(tree[2 * i], tree[2 * i + 1])
+            if tree[i] == top:
+                break  # the maxima above are unchanged
+            tree[i] = top
+            i //= 2
 
 
 @dataclass(eq=False)
@@ -170,6 +211,11 @@ class PoolNodes:
         self.dirty = False
         if not self.waiting:
             return started
+        # With `node_first_fit`, pods that request units only find their node in the ready nodes' FirstFit tree
+        # (built at the first such pod, kept up to date with every bind); pods that request cpu or memory scan.
+        ready: list[Node] | None = None
+        fit: FirstFit | None = None
+        at: dict[int, int] = {}
         for claim in sorted(self.waiting.values(), key=lambda c: c.order):
             if claim.topology is not None:
                 placement = self.topology_placement(claim.waiting, claim.per_pod,
@@ -177,11 +223,24 @@ class PoolNodes:
                 for node, count in (placement or {}).items():
                     for _ in range(count):
                         self._bind(claim, node)
+                    if fit is not None:
+                        fit.set(at[id(node)], node.free)
+            fast = SHORTCUTS.node_first_fit and not claim.cpu and not claim.memory
+            if fast and fit is None and claim.waiting and claim.topology is None:
+                ready = [n for n in self.nodes if n.ready_at <= now]
+                fit = FirstFit([n.free for n in ready])
+                at = {id(n): i for i, n in enumerate(ready)}
             while claim.waiting and claim.topology is None:
-                fitted = self._fit(claim, now)
+                if fast:
+                    index = fit.first(claim.per_pod)  # type: ignore[union-attr]
+                    fitted = None if index < 0 else ready[index]  # type: ignore[index]
+                else:
+                    fitted = self._fit(claim, now)
                 if fitted is None:
                     break
                 self._bind(claim, fitted)
+                if fit is not None:
+                    fit.set(at[id(fitted)], fitted.free)
             if not claim.waiting:
                 del self.waiting[claim.name]
                 started.append(claim.name)
@@ -251,6 +310,10 @@ class PoolNodes:
         room = self.obtainable(now) // self.vms - len(self.nodes)
         fresh = self._node(0.0)
         empty = (fresh.free, fresh.cpu, fresh.memory)[:dimensions]
+        if dimensions == 1 and SHORTCUTS.node_first_fit:
+            self._add_nodes(self._scale_up_units(waiting, [c[0] for c in coming], room, empty[0]),
+                            now + self.delays.provisioning)
+            return
         for claim in waiting:
             need = (claim.per_pod, claim.cpu, claim.memory)[:dimensions]
             for _ in range(claim.waiting):
@@ -264,6 +327,28 @@ class PoolNodes:
                         new.append(tuple(f - n for f, n in zip(empty, need)))
         ready = now + self.delays.provisioning
         self._add_nodes(len(new), ready)
+
+    @staticmethod
+    def _scale_up_units(waiting: list[_Claim], coming: list[int], room: int, empty: int) -> int:
+        """_scale_up's packing when pods request units only, by FirstFit: how many new nodes it adds."""
+        pods = sum(c.waiting for c in waiting)
+        onto_coming = FirstFit(coming)
+        onto_new = FirstFit([], capacity=max(0, min(room, pods)))
+        added = 0
+        for claim in waiting:
+            need = claim.per_pod
+            for _ in range(claim.waiting):
+                slot = onto_coming.first(need)
+                if slot >= 0:
+                    onto_coming.set(slot, onto_coming.tree[onto_coming.size + slot] - need)
+                    continue
+                slot = onto_new.first(need)
+                if slot >= 0:
+                    onto_new.set(slot, onto_new.tree[onto_new.size + slot] - need)
+                elif added < room and empty >= need:
+                    onto_new.set(added, empty - need)
+                    added += 1
+        return added
 
     def _sample(self, now: float) -> None:
         ready = sum(1 for n in self.nodes if n.ready_at <= now) * self.vms

@@ -26,6 +26,10 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
 - `share_heap`: the fair-sharing preemption walk finds the queue with the highest share from a heap of the queues'
   keys, refreshing only those whose usage or next candidate changed (`preemption._QueueOrdering._best_queue`); off,
   it compares every queue holding candidates before each target, as Kueue does.
+- `node_first_fit`: a pod that requests units only (no cpu or memory) finds the first ready node with room, and the
+  cluster autoscaler's packing the first node coming up or new with room, from a tree of the nodes' free units
+  (`nodes.FirstFit`) instead of scanning the nodes in order: what the scan finds, in O(log n) (a pool of 1,000
+  nodes with thousands of pods waiting for them).
 - `period_jump`: when the whole simulation state comes back equal, shifted in time, after a period (a preemption
   loop between pending workloads), the following periods up to the next event from outside the loop are replayed
   from the one just run instead of being run (`gkecap.simulate.periods`). Read when a simulation starts.
@@ -51,6 +55,7 @@ class Shortcuts:
     bounded_search: bool = True
     over_nominal_index: bool = True
     share_heap: bool = True
+    node_first_fit: bool = True
     period_jump: bool = True
 
 
