@@ -17,7 +17,8 @@ tests/gkecap/simulate/test_scheduler_shortcuts.py runs random scenarios both way
   (`Scheduler._repeated_state`): preemption loops and the walks between their steps come back to the same states.
 - `memoised_facts`: facts computed once and kept while what they depend on is unchanged: a workload's scheduling
   shape and usage, a pod set's totals, shares of quota nodes, potential and lendable quota, the tree's queues,
-  almost-lowest common ancestors, preemption candidates and targets per nomination.
+  almost-lowest common ancestors, preemption candidates and targets per nomination, and each queue's classified
+  candidates for a classical search while its workloads are the same.
 - `bounded_search`: a preemption search answers "no targets" without trying its candidates one by one when the
   preemptor could not fit even with all of them evicted (`preemption._classical_hopeless`,
   `preemption._fair_hopeless`): under contention most heads are in that case.

@@ -374,6 +374,41 @@ def test_candidate_totals_by_priority_agree_in_hierarchical_cohorts(monkeypatch,
         _run(*scenario)
 
 
+def _classified_both_ways(hits: list):
+    """_from_queue that also classifies afresh (memoised_facts off) and requires the same candidates."""
+    original = preemption._from_queue
+
+    def both(ctx, queue, lca, advantage):
+        kept = queue.__dict__.get("_from_queue")
+        hits.append(kept is not None and kept[0] == queue.membership and bool(kept[1]))
+        with switched(memoised_facts=False):
+            plain = original(ctx, queue, lca, advantage)
+        memoised = original(ctx, queue, lca, advantage)
+        assert [(c.workload.name, c.lca, c.variant) for c in memoised] == \
+            [(c.workload.name, c.lca, c.variant) for c in plain], (ctx.preemptor.name, queue.name)
+        return memoised
+
+    return both
+
+
+def test_classified_candidates_kept_per_queue_are_the_ones_classified_afresh(monkeypatch):
+    """Classical searches in a cohort of many queues reuse each queue's classified candidates while its workloads
+    are the same (memoised_facts); they must be what _classify gives now, preemptor by preemptor."""
+    hits: list[bool] = []
+    monkeypatch.setattr(preemption, "_from_queue", _classified_both_ways(hits))
+    _contention(6, 180, False)
+    assert any(hits), "no queue's candidates were reused: not exercised"
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(scenarios())
+def test_classified_candidates_kept_per_queue_agree_in_hierarchical_cohorts(monkeypatch, scenario):
+    with monkeypatch.context() as patch:
+        patch.setattr(preemption, "_from_queue", _classified_both_ways([]))
+        _run(*scenario)
+
+
 def test_the_share_heap_changes_no_outcome_under_contention(monkeypatch):
     """Fair sharing with every team over quota: many queues hold candidates in every preemption search."""
     refreshed = []
