@@ -191,7 +191,8 @@ def _from_queue(ctx: PreemptionContext, queue: ClusterQueue, lca: Cohort | None,
     workloads are the same, per everything _classify reads of the preemptor: its queue's policies, whether it is
     this queue, its priority, its timestamp where the policy compares it, the needed flavor-resources; a search in
     a 1,000-queue cohort classifies the workloads of hundreds of queues)."""
-    memo = key = None
+    memo: dict[tuple, tuple[_Candidate, ...]] | None = None
+    key: tuple = ()
     if SHORTCUTS.memoised_facts:
         preemptor = ctx.__dict__.get("_classified_by")
         if preemptor is None:  # what _classify reads of the preemptor, once per search
@@ -201,7 +202,7 @@ def _from_queue(ctx: PreemptionContext, queue: ClusterQueue, lca: Cohort | None,
                 p.within_cluster_queue, p.reclaim_within_cohort, p.borrow_within_cohort, p.max_priority_threshold,
                 frozenset(ctx.needs_preemption), ctx.preemptor.priority, ctx.preemptor.timestamp if timed else None)
         key = (queue is ctx.queue, advantage, id(lca), preemptor)
-        kept = queue.__dict__.get("_from_queue")
+        kept: tuple[int, dict[tuple, tuple[_Candidate, ...]]] | None = queue.__dict__.get("_from_queue")
         if kept is None or kept[0] != queue.membership:
             kept = (queue.membership, {})
             queue.__dict__["_from_queue"] = kept
