@@ -195,13 +195,14 @@ class Counting:
                 f"cycle), {computed} nominations computed")
 
 
-def step_floor(heads: array, computed: array) -> float:
+def step_floor(heads: array, computed: array) -> tuple[float, int]:
     """The least an exact simulator does per Kueue step, over the steps the run took (CPU-s): per cycle, visit
     each head (its queue's first workload, a look-up of its kept answer, the cycle's list of entries); per computed
     nomination, one call that reads a usage and compares it with the request (the cheapest nomination there is: one
     flavor, one resource, no preemption). A simulator that reproduces Kueue's decisions one by one, as issue 21
     item 6 requires with every shortcut on or off, pays at least this unless it proves whole runs of steps
-    unchanged without taking them (the period jump does, for loops that come back exactly)."""
+    unchanged without taking them (the period jump does, for loops that come back exactly). Returns the CPU-s and
+    the steps taken (heads visited plus nominations), which must be the run's."""
     width = max(max(heads, default=0), 1)
     queues = [[(i, j) for j in range(4)] for i in range(width)]
     kept = {q[0]: None for q in queues}
@@ -210,6 +211,7 @@ def step_floor(heads: array, computed: array) -> float:
     def nominate(entry, request=3, quota=8):
         return usage.get("gpu", 0) + request <= quota
 
+    steps = 0
     started = time.process_time()
     for n, c in zip(heads, computed):
         entries = []
@@ -218,7 +220,8 @@ def step_floor(heads: array, computed: array) -> float:
             entries.append((w, kept.get(w)))
         for _ in range(c):
             nominate(entries)
-    return time.process_time() - started
+        steps += len(entries) + c
+    return time.process_time() - started, steps
 
 
 def _over_budget(signum, frame):
@@ -305,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
 def _steps_report(counts: Counting, spent: float) -> str:
     """Kueue's steps in the (last) run and the step floor over them: how much of the time is the simulator's own
     cost per step, and the least any exact simulator would take on the same steps."""
-    least = step_floor(counts.heads, counts.computed)
+    least, _ = step_floor(counts.heads, counts.computed)
     return (f"{counts.steps()}; step floor (bare visit of each head, one read and compare per computed nomination): "
             f"{least:.2f} CPU-s; simulate/step floor {spent / max(least, 1e-6):.0f}x (CPU)")
 

@@ -63,6 +63,9 @@ class FirstFit:
             i = 2 * i if tree[2 * i] >= need else 2 * i + 1
         return i - size
 
+    def value(self, index: int) -> int:
+        return self.tree[self.size + index]
+
     def set(self, index: int, value: int) -> None:
         tree = self.tree
         i = index + self.size
@@ -340,11 +343,11 @@ class PoolNodes:
             for _ in range(claim.waiting):
                 slot = onto_coming.first(need)
                 if slot >= 0:
-                    onto_coming.set(slot, onto_coming.tree[onto_coming.size + slot] - need)
+                    onto_coming.set(slot, onto_coming.value(slot) - need)
                     continue
                 slot = onto_new.first(need)
                 if slot >= 0:
-                    onto_new.set(slot, onto_new.tree[onto_new.size + slot] - need)
+                    onto_new.set(slot, onto_new.value(slot) - need)
                 elif added < room and empty >= need:
                     onto_new.set(added, empty - need)
                     added += 1

@@ -3,10 +3,13 @@ step floor over them: the counts are what the scheduler did, or the floor's rati
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "simulate.py"
+sys.path.insert(0, str(BENCHMARK.parent))
 
 import simulate as bench  # noqa: E402
 
@@ -51,6 +54,27 @@ def test_the_scheduler_is_restored_after_counting():
     assert (scheduler.Scheduler.cycle, scheduler.Scheduler.heads, scheduler.Scheduler._assignment) == saved
 
 
-def test_the_step_floor_grows_with_the_steps():
-    small, large = bench.array("I", [5] * 2_000), bench.array("I", [5] * 40_000)
-    assert 0 < bench.step_floor(small, small) < bench.step_floor(large, large)
+def test_the_step_floor_takes_every_step_the_run_took():
+    counts = _counted()
+    seconds, steps = bench.step_floor(counts.heads, counts.computed)
+    assert steps == sum(counts.heads) + sum(counts.computed)
+    assert seconds >= 0
+
+
+def _benchmark(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCHMARK), "--mix", "contention", "--repeat", "1", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_finished_run_reports_kueues_steps_and_the_step_floor():
+    run = _benchmark("--teams", "3", "--workloads", "30", "--fair-sharing", "off")
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"Kueue's steps: [1-9]\d* cycles, [1-9]\d* heads visited .*step floor .*simulate/step floor "
+                     r"\d+x", run.stdout), run.stdout
+
+
+def test_a_run_stopped_by_its_budget_reports_the_steps_it_took():
+    run = _benchmark("--teams", "10", "--workloads", "1000", "--budget", "1")
+    assert run.returncode == 1, run.stderr
+    assert "did not finish in 1 CPU-s" in run.stdout
+    assert re.search(r"Kueue's steps: [1-9]\d* cycles", run.stdout), run.stdout
